@@ -1,0 +1,71 @@
+# flashbench — build, test, install.
+CC      ?= gcc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR   = $(PREFIX)/bin
+MANDIR   = $(PREFIX)/share/man/man1
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+LDFLAGS ?=
+LDLIBS  += -lm
+
+ifeq ($(SANITIZE),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+
+SRCS := $(sort $(wildcard src/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS := $(SRCS:.c=.o)
+LIB_OBJS := $(LIB_SRCS:.c=.o)
+UNIT_SRCS := $(sort $(wildcard tests/unit/*.c))
+UNIT_BINS := $(UNIT_SRCS:.c=)
+
+all: flashbench
+
+flashbench: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+src/%.o: src/%.c $(wildcard src/*.h)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+tests/unit/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
+	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+check: flashbench $(UNIT_BINS) tests/faultshim.so
+	./tests/run.sh
+
+# The fault-injection shim of the command-line tests (LD_PRELOAD), built
+# without sanitizers: they must not share a process with a second copy.
+tests/faultshim.so: tests/faultshim.c
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -shared -fPIC -o $@ $<
+
+# Fuzzing with libFuzzer (clang, libclang-rt-14-dev): FUZZ_SECONDS per target.
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS = -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BINS = tests/fuzz/fuzz_parse tests/fuzz/fuzz_args
+
+tests/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(LIB_SRCS) $(wildcard src/*.h)
+	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) -lm
+
+# main.c as fb_main(); the harness brings its own target_open() (sim: only).
+tests/fuzz/fuzz_args: tests/fuzz/fuzz_args.c $(SRCS) $(wildcard src/*.h)
+	clang $(FUZZ_FLAGS) -Dmain=fb_main -o $@ $< $(filter-out src/target.c,$(SRCS)) -lm
+
+fuzz: flashbench $(FUZZ_BINS)
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+install: flashbench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
+	install -m 644 man/flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
+
+lint:
+	mandoc -Tlint -W warning man/flashbench.1
+
+clean:
+	rm -f flashbench src/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS)
+
+.PHONY: all check install lint clean fuzz

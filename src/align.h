@@ -1,0 +1,20 @@
+/* The align test's measurement, shared with the verdicts that read it. */
+#ifndef FB_ALIGN_H
+#define FB_ALIGN_H
+
+#include <stdint.h>
+
+#include "modules.h"
+
+struct align_row {
+	uint64_t boundary;
+	double pre, on, post, diff;	/* ns */
+};
+
+/* The largest power-of-two boundary the align test starts from. */
+uint64_t align_max_boundary(uint64_t size, uint64_t bs);
+/* Measure one boundary b (any multiple of the sector, e.g. 3 x 2^n). */
+int align_measure(struct target *t, void *buf, uint64_t b, uint64_t bs,
+		  unsigned count, struct align_row *row);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * The backup file of --preserve and --restore (its format is described in
+ * preserve.h) and the moves of data between it and the device. Internal
+ * to preserve.c; everything else goes through preserve.h.
+ */
+#ifndef FB_BACKUP_H
+#define FB_BACKUP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "regions.h"
+#include "target.h"
+
+#define BK_MAX_REGIONS	(1u << 20)
+#define BK_TEXT		1024u		/* device path and identity fields */
+
+struct bk_entry {
+	uint64_t off, len, sum;
+};
+
+struct preserve {
+	char file[4096];
+	char device[BK_TEXT];
+	char identity[BK_TEXT];
+	int fd;			/* the backup file */
+	uint64_t size;		/* the device's */
+	uint32_t sector;
+	uint32_t nr, ns;	/* regions, then identity samples, in e[] */
+	struct bk_entry *e;
+	uint64_t total, data_off;
+	bool keep;		/* --restore: the user's file stays */
+};
+
+/* Bytes a backup of n regions holding bytes in all takes on disk. */
+uint64_t backup_file_size(size_t n, uint64_t bytes);
+
+/* Copy r[0..n) of t (opened as device) into the new file; FB_OK or FB_EDEV. */
+int backup_create(const char *device, struct target *t, const struct region *r,
+		  uint32_t n, const char *file, struct preserve **out);
+
+/* Open a backup and check its header, length and every checksum before use:
+ * FB_OK, FB_EUSAGE (cannot open) or FB_ESAFETY (truncated, corrupted). */
+int backup_open(const char *file, struct preserve **out);
+
+/* Is t (opened as device) the device the backup was made of? FB_OK or FB_ESAFETY. */
+int backup_match(struct preserve *p, struct target *t, const char *device);
+
+/*
+ * Write the data back and read it back to compare, with SIGINT, SIGTERM,
+ * SIGHUP and SIGQUIT held. Removes the file on success unless p->keep;
+ * FB_OK or FB_EDEV (the file kept, how to retry printed).
+ */
+int backup_restore(struct preserve *p, struct target *t);
+
+void backup_free(struct preserve *p);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * The measuring engine: timed requests with uniform error handling, the
+ * stop flag set by signals, and the buffers the tests write from. Test
+ * modules measure through these calls only.
+ */
+#ifndef FB_ENGINE_H
+#define FB_ENGINE_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "target.h"
+
+/* Set by SIGINT/SIGTERM: a test stops at the next request boundary. */
+extern volatile sig_atomic_t fb_stop;
+
+/* Install the SIGINT/SIGTERM handlers that set fb_stop. */
+void eng_signals(void);
+
+/*
+ * An aligned buffer of len bytes for t, filled with a pseudo-random
+ * pattern a controller cannot compress. NULL (with a message) on failure.
+ */
+void *eng_buffer(struct target *t, size_t len);
+void eng_buffer_free(void *buf);
+
+/*
+ * One timed request. Returns FB_OK with the time in *ns, FB_EINTR when
+ * the stop flag is set (before the request), or FB_EDEV after printing
+ * "flashbench: DEVICE: read at offset O, length L: strerror" to stderr.
+ */
+int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns);
+int eng_write(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns);
+
+/* The fastest of count reads of the same range. */
+int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
+		 unsigned count, uint64_t *min_ns);
+
+/*
+ * Refuse a test whose accesses would reach end (exclusive) when the
+ * device is smaller: prints the numbers and returns FB_EUSAGE; else FB_OK.
+ */
+int eng_check_end(struct target *t, const char *test, uint64_t end);
+
+/*
+ * The engine's clock (CLOCK_MONOTONIC_RAW) in nanoseconds, for a module
+ * that must time I/O the target cannot do itself (buffered reads through
+ * the page cache in --readahead --buffered).
+ */
+uint64_t eng_now_ns(void);
+
+/*
+ * A pseudo-random permutation of 0..n-1 from a maximal-length LFSR, so
+ * that every index is visited exactly once, the same on every run.
+ */
+struct lfsr {
+	uint64_t n, state, mask, taps;
+};
+void lfsr_init(struct lfsr *l, uint64_t n);
+uint64_t lfsr_next(struct lfsr *l);
+
+#endif

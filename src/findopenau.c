@@ -1,0 +1,307 @@
+/*
+ * --find-open-au: the number of erase blocks the card keeps open, found
+ * without a shell loop over --open-au-nr. Probes with N = 1, 2, 4, 8, ...
+ * erase blocks until one is slow, then bisects between the largest fast
+ * and the smallest slow N.
+ *
+ * A probe is a short --open-au: lines from erase/8 down to the block
+ * size, each writing erase/8 bytes to each erase block (not a whole
+ * erase block: that is what makes the search cheap), continuing where
+ * the previous line stopped, so the card sees the same interleaved,
+ * ever-forward writes as in --open-au. Before its lines a probe writes
+ * one unmeasured chunk to each of its erase blocks, so erase blocks left
+ * open by the previous probe are closed before the measurement. Every
+ * line also shows the slowest erase block: with --random, N = limit + 1
+ * makes one erase block collect garbage while the others stay fast.
+ * A probe stops as soon as the garbage-collection signature is clear.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "modules.h"
+#include "openau.h"
+#include "report.h"
+#include "units.h"
+#include "verdict_align.h"
+#include "verdict_openau.h"
+
+/* Each line writes erase / FAU_FRACTION bytes to each erase block. */
+#define FAU_FRACTION 8
+/* The most erase blocks the search tries (and --preserve saves). */
+#define FAU_MAX_NR 64
+
+struct fau {
+	const struct fb_opts *o;
+	struct target *t;
+	void *buf;
+	uint64_t cursor[FAU_MAX_NR];	/* next offset inside each erase block */
+	uint64_t ns[FAU_MAX_NR];	/* time of each erase block in this line */
+	uint64_t top;			/* largest block size of a probe */
+	uint64_t written, spent;	/* bytes, ns of device time */
+	struct oa_run base;		/* the probe with one erase block */
+	bool have_base;
+	struct oa_bracket br;
+	const char *limit;		/* why the search ended early */
+};
+
+static uint64_t probe_top(const struct fb_opts *o, const struct target *t)
+{
+	uint64_t top = o->erasesize / FAU_FRACTION;
+
+	if (o->erasesize % FAU_FRACTION || top < 8 * o->blocksize || top % t->sector)
+		return o->erasesize;
+	return top;
+}
+
+/* One write of size at pos inside erase block i, timed and counted. */
+static int fau_write(struct fau *f, unsigned i, uint64_t pos, uint64_t size)
+{
+	uint64_t ns;
+	int r = eng_write(f->t, f->buf, size, openau_start(f->o, i) + pos, &ns);
+
+	if (r == FB_OK) {
+		f->ns[i] += ns;
+		f->spent += ns;
+		f->written += size;
+	}
+	return r;
+}
+
+static void advance(struct fau *f, unsigned nr)
+{
+	for (unsigned i = 0; i < nr; i++)
+		f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
+}
+
+/* One line: top bytes to each of nr erase blocks in chunks of size, interleaved. */
+static int fau_line(struct fau *f, unsigned nr, uint64_t size)
+{
+	uint64_t chunks = f->top / size;
+	struct lfsr l;
+	int r;
+
+	memset(f->ns, 0, sizeof(f->ns));
+	lfsr_init(&l, chunks);
+	for (uint64_t c = 0; c < chunks; c++) {
+		uint64_t pos = f->o->random ? lfsr_next(&l) : c;
+
+		for (unsigned i = 0; i < nr; i++)
+			if ((r = fau_write(f, i, f->cursor[i] + pos * size, size)) != FB_OK)
+				return r;
+	}
+	advance(f, nr);
+	return FB_OK;
+}
+
+/* Is there budget for a line of nr erase blocks? Sets f->limit when not. */
+static bool fau_budget(struct fau *f, unsigned nr)
+{
+	if (f->o->max_write && f->written + (uint64_t)nr * f->top > f->o->max_write)
+		f->limit = "--max-write reached";
+	else if (f->o->max_time && f->spent >= f->o->max_time)
+		f->limit = "--max-time reached";
+	return f->limit == NULL;
+}
+
+static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run *agg,
+		       struct oa_run *slowest)
+{
+	char s[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN];
+	uint64_t total = 0, worst = 1;
+
+	for (unsigned i = 0; i < nr; i++) {
+		total += f->ns[i];
+		if (f->ns[i] > worst)
+			worst = f->ns[i];
+	}
+	oa_add(agg, size, (double)f->top * nr * 1e9 / (double)(total ? total : 1));
+	oa_add(slowest, size, (double)f->top * 1e9 / (double)worst);
+	report_line("%s\t%s\tslowest %s", fmt_size(s, sizeof(s), size),
+		    fmt_rate(a, sizeof(a), agg->rate[agg->n - 1]),
+		    fmt_rate(b, sizeof(b), slowest->rate[slowest->n - 1]));
+}
+
+/* The lines of one probe; returns FB_OK (also when stopped early) or an error. */
+static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa_run *slowest)
+{
+	uint64_t size;
+	int r = FB_OK;
+
+	for (size = f->top; size >= f->o->blocksize && size % f->t->sector == 0; size /= 2) {
+		if (!fau_budget(f, nr))
+			return FB_OK;
+		if ((r = fau_line(f, nr, size)) != FB_OK)
+			return r;
+		print_line(f, nr, size, agg, slowest);
+		if (!f->o->no_early_stop && (oa_gc_clear(agg, NULL) || oa_gc_clear(slowest, NULL)))
+			return FB_OK;
+		if (size % 2 || size / 2 < f->o->blocksize || (size / 2) % f->t->sector)
+			break;
+	}
+	agg->complete = slowest->complete = true;
+	return r;
+}
+
+/* One probe with nr erase blocks; *c is its class, or -1 when a limit cut it short. */
+static int probe(struct fau *f, unsigned nr, int *c)
+{
+	char e[FB_FMT_LEN];
+	struct oa_run agg, slowest;
+	struct oa_result res;
+	int r;
+
+	*c = -1;
+	if (!fau_budget(f, 2 * nr))
+		return FB_OK;
+	report_line("probe: --open-au-nr=%u --erasesize=%s%s", nr,
+		    fmt_size(e, sizeof(e), f->o->erasesize), f->o->random ? " --random" : "");
+	/*
+	 * Start every erase block afresh, outside the measurement: a write at
+	 * its start closes what the previous probe left open in it, so that
+	 * no probe pays for the one before.
+	 */
+	for (unsigned i = 0; i < nr; i++) {
+		f->cursor[i] = 0;
+		if ((r = fau_write(f, i, 0, f->top)) != FB_OK)
+			return r;
+	}
+	advance(f, nr);
+	oa_init(&agg, f->o->erasesize);
+	oa_init(&slowest, f->o->erasesize);
+	if ((r = probe_lines(f, nr, &agg, &slowest)) != FB_OK)
+		return r;
+	/* Cut short by a limit: say so, as --analyze will read it (inconclusive). */
+	if (f->limit && !slowest.complete && !oa_gc_clear(&agg, NULL) &&
+	    !oa_gc_clear(&slowest, NULL))
+		report_line("stopped: %s", f->limit);
+	oa_classify_pair(&agg, &slowest, &res);
+	if (f->have_base)
+		oa_against(&f->base, 1, &slowest, &res);
+	else if (nr == 1)
+		f->base = slowest, f->have_base = true;
+	oa_result_print(nr, f->o->random, &res);
+	oa_bracket_add(&f->br, nr, res.c);
+	*c = (int)res.c;
+	return FB_OK;
+}
+
+/* Grow N until a probe is not fast, then bisect down to neighbours. */
+static int search(struct fau *f, unsigned max)
+{
+	unsigned lo = 0, hi = 0, n = 1;
+	int c, r;
+
+	while (!hi && !f->limit) {
+		if ((r = probe(f, n, &c)) != FB_OK || c < 0)
+			return r;
+		if (c != OA_FAST)
+			hi = n;
+		else if ((lo = n) >= max)
+			break;
+		else
+			n = n * 2 > max ? max : n * 2;
+	}
+	while (hi && hi - lo > 1 && !f->limit) {
+		unsigned mid = lo + (hi - lo) / 2;
+
+		if ((r = probe(f, mid, &c)) != FB_OK || c < 0)
+			return r;
+		if (c == OA_FAST)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo >= max && !hi)
+		f->limit = max >= FAU_MAX_NR ? "the search tries at most 64 erase blocks"
+					     : "no room on the device for more erase blocks";
+	return FB_OK;
+}
+
+static void summary(struct fau *f, int r)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN];
+
+	oa_bracket_print(&f->br, f->o->random, NULL);
+	if (r == FB_EINTR || f->limit)
+		report_line("find-open-au: %s: the bracket above is what was found so far",
+			    r == FB_EINTR ? "interrupted" : f->limit);
+	if (f->spent >= 100000000000ull)
+		snprintf(b, sizeof(b), "%.0fs", (double)f->spent / 1e9);
+	else
+		fmt_time(b, sizeof(b), (double)f->spent);
+	report_line("find-open-au: wrote %s in %s", fmt_size(a, sizeof(a), f->written), b);
+}
+
+unsigned find_open_au_max(const struct fb_opts *o, uint64_t size)
+{
+	unsigned n = 0;
+
+	while (n < FAU_MAX_NR && openau_end(o, n + 1) <= size)
+		n++;
+	return n;
+}
+
+int test_find_open_au(const struct fb_opts *o, struct target *t)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
+	unsigned max = o->find_au_max ? o->find_au_max : find_open_au_max(o, t->size);
+	struct fau *f;
+	int r;
+
+	if (max == 0)
+		return eng_check_end(t, "find-open-au", openau_end(o, 1));
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return FB_EDEV;
+	f->o = o;
+	f->t = t;
+	f->top = probe_top(o, t);
+	oa_bracket_init(&f->br);
+	f->buf = eng_buffer(t, f->top);
+	if (!f->buf) {
+		free(f);
+		return FB_EDEV;
+	}
+	report_line("find-open-au: erase block %s, block size %s, %s per erase block and line, %s",
+		    fmt_size(a, sizeof(a), o->erasesize), fmt_size(b, sizeof(b), o->blocksize),
+		    fmt_size(c, sizeof(c), f->top), o->random ? "random" : "linear");
+	r = search(f, max);
+	summary(f, r);
+	eng_buffer_free(f->buf);
+	free(f);
+	return r;
+}
+
+int find_open_au_prepare(struct fb_opts *o, struct target *t)
+{
+	const struct va_verdict *v;
+	int r;
+
+	if (!o->find_open_au)
+		return FB_OK;
+	if (!o->erasesize_set) {
+		/* Run -a now (it only reads) and take the erase size from its verdict. */
+		o->align = false;
+		r = test_align(o, t);
+		v = va_last();
+		if (r == FB_EINTR || fb_stop) {
+			o->find_open_au = false;	/* run_tests reports the interruption */
+			return FB_OK;
+		}
+		if (r != FB_OK)
+			return r;
+		if (!v || v->erase_state != VA_FOUND) {
+			fprintf(stderr, "flashbench: --find-open-au: the align verdict found no erase "
+				"block size; give --erasesize\n");
+			return FB_EDEV;
+		}
+		o->erasesize = v->erase;
+		if (!o->offset_set)
+			o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
+	}
+	o->find_au_max = find_open_au_max(o, t->size);
+	if (o->find_au_max == 0)
+		return eng_check_end(t, "find-open-au", openau_end(o, 1));
+	return FB_OK;
+}

@@ -1,0 +1,70 @@
+/*
+ * -i/--interval: read time for request sizes 512 B << i, i = 0..order,
+ * and a straight line through them: its slope is the throughput, its
+ * intercept the access time.
+ */
+#include <stdlib.h>
+
+#include "engine.h"
+#include "modules.h"
+#include "report.h"
+#include "stats.h"
+#include "units.h"
+
+/* Distinct positions per size, so that no cache answers. */
+#define INTERVAL_POSITIONS 8
+
+static int interval_size(const struct fb_opts *o, struct target *t, void *buf,
+			 uint64_t size, double *ns_out)
+{
+	uint64_t stride = size * 2 > 1048576 ? size * 2 : 1048576;
+	uint64_t best = UINT64_MAX, ns;
+	int r;
+
+	for (unsigned j = 0; j < INTERVAL_POSITIONS; j++) {
+		uint64_t off = o->offset + j * stride;
+
+		if (off + size > t->size)
+			break;
+		r = eng_read_min(t, buf, size, off, o->count, &ns);
+		if (r != FB_OK)
+			return r;
+		if (ns < best)
+			best = ns;
+	}
+	*ns_out = (double)best;
+	return FB_OK;
+}
+
+int test_interval(const struct fb_opts *o, struct target *t)
+{
+	uint64_t first = t->sector > 512 ? t->sector : 512;
+	uint64_t last = (uint64_t)512 << o->interval_order;
+	double x[64], y[64], a, b;
+	char s[FB_FMT_LEN], tm[FB_FMT_LEN];
+	size_t n = 0;
+	void *buf;
+	int r = eng_check_end(t, "interval", o->offset + last);
+
+	if (r != FB_OK)
+		return r;
+	buf = eng_buffer(t, last);
+	if (!buf)
+		return FB_EDEV;
+	for (uint64_t size = first; size <= last; size *= 2) {
+		r = interval_size(o, t, buf, size, &y[n]);
+		if (r != FB_OK)
+			break;
+		x[n] = (double)size;
+		report_line("%s\t%s", fmt_size(s, sizeof(s), size), fmt_time(tm, sizeof(tm), y[n]));
+		n++;
+	}
+	if (r == FB_OK && n >= 2 && stats_linfit(x, y, n, &a, &b) == 0 && b > 0)
+		report_line("interval: access time %s, throughput %s",
+			    fmt_time(tm, sizeof(tm), a), fmt_rate(s, sizeof(s), 1e9 / b));
+	else if (r == FB_OK)
+		report_line("interval: no fit: the read time does not grow with the size "
+			    "(too fast or too noisy to tell; try a larger --interval-order)");
+	eng_buffer_free(buf);
+	return r;
+}

@@ -1,0 +1,31 @@
+/* Interleaved erase-block writes, shared by --open-au, --find-fat and the
+ * automatic open-AU search. */
+#ifndef FB_OPENAU_H
+#define FB_OPENAU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "modules.h"
+
+/* The original spaced the erase blocks of --open-au 12 apart ("helps with TLC"). */
+#define OPENAU_SPACING 12
+
+/* Start of the i-th erase block that --open-au writes. */
+uint64_t openau_start(const struct fb_opts *o, unsigned i);
+/* First byte past the region --open-au writes with nr erase blocks. */
+uint64_t openau_end(const struct fb_opts *o, unsigned nr);
+/* Where --find-fat starts: 0 unless --offset was given (the FAT lives at the start). */
+uint64_t findfat_start(const struct fb_opts *o);
+
+/*
+ * Write one erase block's worth to each of the nr erase blocks starting at
+ * starts[], in chunks of size, interleaved so consecutive writes go to
+ * different erase blocks; within an erase block in linear order or, with
+ * random, in an LFSR order that visits each chunk once. The total time of
+ * the writes to erase block i is added to ns[i].
+ */
+int openau_write_round(struct target *t, const void *buf, const uint64_t *starts,
+		       unsigned nr, uint64_t erase, uint64_t size, bool random, uint64_t *ns);
+
+#endif

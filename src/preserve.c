@@ -1,0 +1,167 @@
+/* Preserve mode and --restore: see preserve.h. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backup.h"
+#include "engine.h"
+#include "preserve.h"
+#include "safety.h"
+#include "sim_spec.h"
+#include "units.h"
+
+void preserve_default_name(const char *device, char *buf, size_t len)
+{
+	const char *base = strrchr(device, '/');
+	char name[64], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+
+	/* A device's own name; a sim: spec whole (its image= may hold slashes). */
+	base = base && base[1] && strncmp(device, "sim:", 4) != 0 ? base + 1 : device;
+	for (i = 0; base[i] && i < sizeof(name) - 1; i++) {
+		char c = base[i];
+		name[i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '.' || c == '-' ? c : '_';
+	}
+	name[i] = '\0';
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "flashbench-%s-%s.backup", name, stamp);
+}
+
+/* "will overwrite 160MiB in 20 regions between 16MiB and 176MiB of /dev/sdd" */
+static void announce(const char *device, const struct region *r, size_t n)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
+
+	fprintf(stderr, "flashbench: will overwrite %s in %zu region%s between %s and %s of %s\n",
+		fmt_size(a, sizeof(a), regions_bytes(r, n)), n, n == 1 ? "" : "s",
+		fmt_size(b, sizeof(b), r[0].off), fmt_size(c, sizeof(c), regions_end(r, n)), device);
+}
+
+/* The merged regions of the run, in a new array (*r NULL when there are none). */
+static int collect(const struct fb_opts *o, struct region **r, size_t *n)
+{
+	size_t want = test_regions(o, NULL, 0);
+
+	*r = NULL;
+	*n = 0;
+	if (want == 0)
+		return 0;
+	if (want > BK_MAX_REGIONS || !(*r = calloc(want, sizeof(**r)))) {
+		fprintf(stderr, "flashbench: too many regions to write (%zu)\n", want);
+		return -1;
+	}
+	*n = test_regions(o, *r, want);
+	return 0;
+}
+
+/* A dropped terminal or a closed pipe must not kill a run that has to restore. */
+static void preserve_signals(void)
+{
+	struct sigaction sa;
+
+	sigaction(SIGINT, NULL, &sa);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **p)
+{
+	char name[256];
+	const char *file = o->backup, *test;
+	struct region *r;
+	uint64_t end;
+	size_t n;
+	int st;
+
+	*p = NULL;
+	if (collect(o, &r, &n) < 0)
+		return FB_EDEV;
+	test = regions_past_end(o, t->size, &end);
+	st = test ? eng_check_end(t, test, end) : FB_OK;
+	if (st == FB_OK && regions_arm(r, n) < 0)
+		st = FB_EDEV;
+	if (st == FB_OK && n)
+		announce(o->device, r, n);
+	if (st == FB_OK && n && o->preserve) {
+		if (!file) {
+			preserve_default_name(o->device, name, sizeof(name));
+			file = name;
+		}
+		st = safety_check_backup(file, o->device, backup_file_size(n, regions_bytes(r, n)));
+		if (st == FB_OK)
+			st = backup_create(o->device, t, r, (uint32_t)n, file, p);
+		if (st == FB_OK)
+			preserve_signals();
+	}
+	free(r);
+	return st;
+}
+
+int preserve_end(struct preserve *p, struct target *t, int r)
+{
+	int st;
+
+	regions_disarm();
+	if (!p)
+		return r;
+	st = backup_restore(p, t);
+	backup_free(p);
+	return st == FB_OK ? r : st;
+}
+
+/* Open the device for writing, exclusively; exit status as main.c's open_target(). */
+static int open_for_restore(const char *device, struct target **t)
+{
+	char err[512] = "";
+	int r;
+
+	if ((r = target_open(device, TGT_WRITE | TGT_EXCL, t, err, sizeof(err))) == 0)
+		return FB_OK;
+	fprintf(stderr, "flashbench: %s\n", err[0] ? err : strerror(-r));
+	return r == -ENOENT || r == -EINVAL || r == -ENODEV ? FB_EUSAGE :
+	       r == -EBUSY ? FB_ESAFETY : FB_EDEV;
+}
+
+/* A simulated card keeps its data only in an image file. */
+static int sim_has_image(const char *device)
+{
+	struct sim_spec *s = calloc(1, sizeof(*s));
+	char err[256];
+	int ok = s && sim_spec_parse(device + 4, s, err, sizeof(err)) == 0 && s->image[0];
+
+	free(s);
+	return ok;
+}
+
+int preserve_restore_file(const char *file, const char *device)
+{
+	struct preserve *p = NULL;
+	struct target *t = NULL;
+	int r;
+
+	if (strncmp(device, "sim:", 4) == 0 && !sim_has_image(device)) {
+		fprintf(stderr, "flashbench: --restore: %s has no image=: a simulated card without "
+			"a backing image keeps no data to restore\n", device);
+		return FB_EUSAGE;
+	}
+	/* In use? Refused before even looking at the backup. */
+	r = safety_check_writable(device);
+	if (r == FB_OK)
+		r = backup_open(file, &p);
+	if (r == FB_OK)
+		r = open_for_restore(device, &t);
+	if (r == FB_OK)
+		r = backup_match(p, t, device);
+	if (r == FB_OK)
+		r = backup_restore(p, t);
+	target_close(t);
+	backup_free(p);
+	return r;
+}

@@ -1,0 +1,67 @@
+/* The output layer: see report.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "report.h"
+#include "units.h"
+
+static FILE *out;
+
+static FILE *report_file(void)
+{
+	return out ? out : stdout;
+}
+
+int report_open(const char *path)
+{
+	if (!path)
+		return 0;
+	out = fopen(path, "w");
+	return out ? 0 : -errno;
+}
+
+int report_close(void)
+{
+	FILE *f = report_file();
+	int bad = fflush(f) != 0 || ferror(f);
+
+	if (out && fclose(out) != 0)
+		bad = 1;
+	out = NULL;
+	return bad ? -EIO : 0;
+}
+
+void report_align(uint64_t boundary, double pre, double on, double post, double diff)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], d[FB_FMT_LEN];
+
+	fprintf(report_file(), "align %llu\tpre %s\ton %s\tpost %s\tdiff %s\n",
+		(unsigned long long)boundary, fmt_time(a, sizeof(a), pre),
+		fmt_time(b, sizeof(b), on), fmt_time(c, sizeof(c), post),
+		fmt_time(d, sizeof(d), diff));
+	fflush(report_file());
+}
+
+void report_rates(uint64_t size, const double *rates, size_t n)
+{
+	char s[FB_FMT_LEN], r[FB_FMT_LEN];
+	FILE *f = report_file();
+
+	fprintf(f, "%s", fmt_size(s, sizeof(s), size));
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "\t%s", fmt_rate(r, sizeof(r), rates[i]));
+	fputc('\n', f);
+	fflush(f);
+}
+
+void report_line(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(report_file(), fmt, ap);
+	va_end(ap);
+	fputc('\n', report_file());
+	fflush(report_file());
+}

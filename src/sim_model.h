@@ -1,0 +1,193 @@
+/*
+ * The simulated flash card: a pure model, no I/O and no printing. Every
+ * operation returns the virtual time it took, in nanoseconds, and moves
+ * the card's own clock (now_ns) forward by that much. Nothing here reads
+ * a real clock, so the same parameters and the same requests always give
+ * the same times; that is what lets the tests of the measuring modules
+ * assert patterns with known ground truth.
+ *
+ * Units: sizes and offsets in bytes, times in ns, bandwidths in bytes/s.
+ * "xfer(n, bw)" below is n * 1e9 / bw ns, rounded to the nearest ns.
+ *
+ * READS (no state besides the clock; sim_read_cost() is the exact cost)
+ *   The card serves a request as ceil(len / read_chunk) internal reads:
+ *   piece i covers [off + i*read_chunk, min(off + (i+1)*read_chunk, end)).
+ *   Each piece costs read_lat, plus page_cross if a page boundary lies
+ *   strictly inside it, plus erase_cross (on top) if an erase-block
+ *   boundary lies strictly inside it. The whole request adds
+ *   xfer(len, read_bw). A boundary "strictly inside" [a, b) is a
+ *   multiple B of the page (erase) size with a < B < b.
+ *
+ *   So flashbench's align test (blocks of bs <= page bytes around a
+ *   boundary B) sees diff = page_cross + erase_cross when B is a multiple
+ *   of the erase size, page_cross when B is a multiple of the page only,
+ *   and 0 otherwise.
+ *
+ *   Readahead plateau: let A = read_lat + page_cross and T =
+ *   xfer(read_chunk, read_bw). For sequential, aligned requests of S
+ *   bytes (page < S, read_chunk a multiple of the page that divides the
+ *   erase size):
+ *     S <= read_chunk:     rate(S) = S / (A + xfer(S, read_bw))
+ *     S = k * read_chunk:  rate(S) = P = read_chunk / (A + T)  (exactly
+ *                          flat: the plateau)
+ *   The smallest S whose rate is within a fraction X of P is
+ *     S_X = (1 - X) * read_chunk * A / (A + X * T),
+ *   and among power-of-two sizes that is read_chunk itself whenever
+ *   X < A / (2A + T). Every preset keeps A / (2A + T) above 0.15, so a
+ *   readahead sweep finds its plateau at read_chunk for X <= 15%.
+ *
+ * WRITES (state: the open allocation units, the cache, the counters)
+ *   The card is divided into allocation units (AUs) of erase bytes (the
+ *   last may be shorter). Up to open_au AUs are open at once, each with a
+ *   write pointer wp, a count of bytes written since it was opened, and a
+ *   random-mode flag. Every request costs write_lat once, and then:
+ *   1. If cache > 0 and the whole request fits in the free cache, it only
+ *      adds xfer(len, cache_bw), fills the cache by len and does not touch
+ *      the AUs (the card folds it in later, in the background). Idle time
+ *      (sim_idle) frees cache_recover bytes per second; busy time does not.
+ *   Otherwise each piece of the request that lies in one AU is handled by
+ *   the first rule that applies:
+ *   2. AUs below fat_aus (the FAT-optimised area) take any write at page
+ *      cost and use no open-AU slot: xfer(pages touched * page, write_bw).
+ *   3. An AU that is not open is opened with wp at the write offset. If
+ *      all slots are busy, the least recently used AU is closed first.
+ *   4. An AU in random mode takes any write at page cost.
+ *   5. At or after wp (forward, gaps allowed): xfer(len, write_bw); wp
+ *      moves to the end of the write. Skipped gaps are copied at close.
+ *      If wp reaches the end of the AU, it is closed at once.
+ *   6. Before wp (backward): the AU enters random mode, at page cost, if
+ *      fewer than min(open_au_random, open_au) AUs are in random mode.
+ *      Otherwise the AU is closed (a garbage collection) and reopened
+ *      with wp at the end of this write, whose data costs
+ *      xfer(len, write_bw).
+ *   Closing an AU copies the data that was not written since it was
+ *   opened -- the whole AU if it was in random mode, else AU length -
+ *   bytes written -- and erases the old block: xfer(copy, copy_bw) +
+ *   erase_ns. It counts one erase, and one garbage collection if it
+ *   copied anything. A GC thus costs about the same whatever the request
+ *   size, so once GCs dominate the rate halves with the block size.
+ *
+ * JITTER: with jitter > 0 every time is multiplied by a factor uniform in
+ *   [1 - jitter/100, 1 + jitter/100]; with probability outliers it is
+ *   multiplied by SIM_OUTLIER_FACTOR. Both come from a splitmix64 stream
+ *   seeded with seed, drawn once per request only when enabled.
+ *
+ * PARALLELISM: sim_batch() serves several requests as one batch: each
+ *   costs what it would cost alone (in order), and the requests are
+ *   spread over `channels` lanes (each to the least busy lane), so up to
+ *   `channels` of them overlap. The batch takes as long as its busiest
+ *   lane. With channels = 1 a batch costs the sum of its requests.
+ */
+#ifndef FB_SIM_MODEL_H
+#define FB_SIM_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_MAX_OPEN_AU		256
+#define SIM_MAX_CHANNELS	64
+#define SIM_MAX_FAIL		16
+#define SIM_OUTLIER_FACTOR	10
+
+/* Which requests a fail point breaks. */
+#define SIM_FAIL_READ	0x1
+#define SIM_FAIL_WRITE	0x2
+
+struct sim_fail {
+	uint64_t off;		/* a request covering this byte returns -EIO */
+	unsigned mode;		/* SIM_FAIL_READ and/or SIM_FAIL_WRITE */
+};
+
+struct sim_params {
+	uint64_t size;		/* bytes */
+	uint64_t erase;		/* erase block (AU) size, a multiple of page */
+	uint64_t page;
+	/* reads */
+	uint64_t read_lat;	/* ns per internal read of up to read_chunk */
+	uint64_t read_bw;	/* bytes/s */
+	uint64_t read_chunk;	/* bytes */
+	uint64_t page_cross;	/* ns, per piece crossing a page boundary */
+	uint64_t erase_cross;	/* ns, extra per piece crossing an erase boundary */
+	/* writes */
+	uint64_t write_lat;	/* ns per request */
+	uint64_t write_bw;	/* bytes/s */
+	uint64_t copy_bw;	/* bytes/s, internal copy during GC */
+	uint64_t erase_ns;	/* erasing one block */
+	unsigned open_au;	/* 1..SIM_MAX_OPEN_AU */
+	unsigned open_au_random;
+	unsigned fat_aus;
+	unsigned channels;	/* 1..SIM_MAX_CHANNELS */
+	uint64_t cache;		/* bytes, 0 = none */
+	uint64_t cache_bw;	/* bytes/s */
+	uint64_t cache_recover;	/* bytes per second of idle time */
+	/* noise */
+	uint64_t seed;
+	double jitter;		/* percent, 0..100 */
+	double outliers;	/* probability, 0..1 */
+	/* injected errors */
+	unsigned nfail;
+	struct sim_fail fail[SIM_MAX_FAIL];
+};
+
+struct sim_au {
+	uint64_t au;		/* AU number */
+	uint64_t wp;		/* write pointer, relative to the AU start */
+	uint64_t written;	/* bytes written since it was opened */
+	uint64_t stamp;		/* last use, for LRU */
+	bool random;
+};
+
+struct sim_counters {
+	uint64_t reads, writes;			/* requests */
+	uint64_t bytes_read, bytes_written;
+	uint64_t bytes_copied;			/* by garbage collection */
+	uint64_t gcs, erases;
+	uint64_t cached;			/* bytes that went to the cache */
+};
+
+struct sim_card {
+	struct sim_params p;
+	uint64_t now_ns;	/* the virtual clock */
+	uint64_t rng;		/* splitmix64 state */
+	uint64_t tick;		/* LRU clock */
+	uint64_t cache_used;
+	unsigned nopen, nrandom;
+	struct sim_au open[SIM_MAX_OPEN_AU];
+	struct sim_counters n;
+};
+
+/* One request of a batch; ns is filled in with its own service time. */
+struct sim_req {
+	uint64_t off, len;
+	bool write;
+	uint64_t ns;
+};
+
+/* Start a fresh card (nothing open, cache empty, clock at 0). */
+void sim_card_init(struct sim_card *c, const struct sim_params *p);
+void sim_card_free(struct sim_card *c);
+
+/* Exact cost of a read without jitter (pure: no state involved). */
+uint64_t sim_read_cost(const struct sim_params *p, uint64_t off, uint64_t len);
+
+/*
+ * Serve one request; returns its virtual time and advances the clock.
+ * The caller checks the range (off + len <= size) and the fail points.
+ */
+uint64_t sim_read(struct sim_card *c, uint64_t off, uint64_t len);
+uint64_t sim_write(struct sim_card *c, uint64_t off, uint64_t len);
+
+/* Serve n requests as one batch over the card's channels (see above). */
+uint64_t sim_batch(struct sim_card *c, struct sim_req *r, size_t n);
+
+/* Let ns of idle time pass: the clock moves, the cache drains. */
+void sim_idle(struct sim_card *c, uint64_t ns);
+
+/* True when [off, off + len) covers a fail point for this direction. */
+bool sim_fails(const struct sim_card *c, uint64_t off, uint64_t len, bool write);
+
+/* n * 1e9 / bw, rounded: the time to move n bytes at bw bytes/s. */
+uint64_t sim_xfer_ns(uint64_t n, uint64_t bw);
+
+#endif

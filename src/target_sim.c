@@ -1,0 +1,235 @@
+/*
+ * The simulated card as a target: glue between the target interface and
+ * the model in sim_model.c. Times come from the model's virtual clock,
+ * never from a real one. Data lives in an optional backing image
+ * (image=PATH); without one, reads return a deterministic pattern and
+ * writes only change the model's state.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim_model.h"
+#include "sim_spec.h"
+#include "target.h"
+#include "units.h"
+
+#define SIM_SECTOR 512
+
+struct sim_priv {
+	struct sim_card card;
+	int img;		/* backing image, -1 for none */
+};
+
+static struct sim_priv *priv(struct target *t)
+{
+	return t->priv;
+}
+
+/* The checks a real device would make: aligned and inside the card. */
+static int check_range(const struct target *t, size_t len, uint64_t off)
+{
+	if (off % SIM_SECTOR != 0 || len % SIM_SECTOR != 0)
+		return -EINVAL;
+	if (off > t->size || len > t->size - off)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The data a card without an image returns: every 8-byte word is a hash
+ * of its own offset, so a misplaced read shows, and the same offset
+ * always reads the same.
+ */
+static void fill_pattern(unsigned char *buf, size_t len, uint64_t off)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t z = off + i;
+
+		z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdULL;
+		z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+		z ^= z >> 33;
+		memcpy(buf + i, &z, len - i < 8 ? len - i : 8);
+	}
+}
+
+static int image_read(int fd, unsigned char *buf, size_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pread(fd, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0) {
+			/* Past the end of a short image: never written. */
+			memset(buf, 0, len);
+			return 0;
+		}
+		buf += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int image_write(int fd, const unsigned char *buf, size_t len, uint64_t off)
+{
+	while (len > 0) {
+		ssize_t n = pwrite(fd, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int sim_read_op(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	struct sim_priv *sp = priv(t);
+	int r = check_range(t, len, off);
+
+	if (r < 0)
+		return r;
+	if (sim_fails(&sp->card, off, len, false))
+		return -EIO;
+	if (sp->img >= 0)
+		r = image_read(sp->img, buf, len, off);
+	else
+		fill_pattern(buf, len, off);
+	if (r < 0)
+		return r;
+	*ns = sim_read(&sp->card, off, len);
+	return 0;
+}
+
+static int sim_write_op(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	struct sim_priv *sp = priv(t);
+	int r = check_range(t, len, off);
+
+	if (r < 0)
+		return r;
+	if (!t->writable)
+		return -EBADF;
+	if (sim_fails(&sp->card, off, len, true))
+		return -EIO;
+	if (sp->img >= 0 && (r = image_write(sp->img, buf, len, off)) < 0)
+		return r;
+	*ns = sim_write(&sp->card, off, len);
+	return 0;
+}
+
+static void sim_idle_op(struct target *t, uint64_t ns)
+{
+	sim_idle(&priv(t)->card, ns);
+}
+
+static void sim_stats_op(struct target *t, FILE *f)
+{
+	const struct sim_card *c = &priv(t)->card;
+	char r[FB_FMT_LEN], w[FB_FMT_LEN], cp[FB_FMT_LEN], tm[FB_FMT_LEN];
+
+	fprintf(f, "sim: read %s, wrote %s, %llu garbage collections, %llu erases\n",
+		fmt_size(r, sizeof(r), c->n.bytes_read),
+		fmt_size(w, sizeof(w), c->n.bytes_written),
+		(unsigned long long)c->n.gcs, (unsigned long long)c->n.erases);
+	fprintf(f, "sim: copied %s in garbage collections, %s through the write cache, "
+		"%u AUs open, virtual time %s\n",
+		fmt_size(cp, sizeof(cp), c->n.bytes_copied),
+		fmt_size(r, sizeof(r), c->n.cached), c->nopen,
+		fmt_time(tm, sizeof(tm), (double)c->now_ns));
+}
+
+static void sim_close_op(struct target *t)
+{
+	struct sim_priv *sp = priv(t);
+
+	if (sp->img >= 0)
+		close(sp->img);
+	sim_card_free(&sp->card);
+	free(sp);
+	free(t);
+}
+
+static const struct target_ops sim_ops = {
+	.kind = "simulated card",
+	.read = sim_read_op,
+	.write = sim_write_op,
+	.idle = sim_idle_op,
+	.stats = sim_stats_op,
+	.close = sim_close_op,
+};
+
+/*
+ * Open (creating it if need be) the backing image, and make it at least
+ * as large as the card, sparse, so that reads anywhere succeed.
+ */
+static int open_image(const char *path, int flags, uint64_t size, char *err, size_t errlen)
+{
+	/* Created only for writing: a read test of a missing image is a typo. */
+	int fd = open(path, (flags & TGT_WRITE ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0644);
+	off_t end;
+
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
+		return -e;
+	}
+	end = lseek(fd, 0, SEEK_END);
+	if ((flags & TGT_WRITE) && end >= 0 && (uint64_t)end < size &&
+	    ftruncate(fd, (off_t)size) < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+int target_sim_open(const char *spec, int flags, struct target **out, char *err, size_t errlen)
+{
+	struct sim_spec s;
+	struct target *t;
+	struct sim_priv *sp;
+	int fd = -1;
+
+	*out = NULL;
+	if (sim_spec_parse(spec, &s, err, errlen) < 0)
+		return -EINVAL;
+	if (s.image[0] && (fd = open_image(s.image, flags, s.p.size, err, errlen)) < 0)
+		return fd;
+	t = calloc(1, sizeof(*t));
+	sp = calloc(1, sizeof(*sp));
+	if (!t || !sp) {
+		free(t);
+		free(sp);
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "sim: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	sim_card_init(&sp->card, &s.p);
+	sp->img = fd;
+	t->ops = &sim_ops;
+	snprintf(t->path, sizeof(t->path), "sim:%s", spec ? spec : "");
+	t->fd = -1;
+	t->size = s.p.size;
+	t->sector = SIM_SECTOR;
+	t->mem_align = SIM_SECTOR;
+	t->sim = true;
+	t->writable = (flags & TGT_WRITE) != 0;
+	t->priv = sp;
+	*out = t;
+	return 0;
+}

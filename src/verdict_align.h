@@ -1,0 +1,65 @@
+/*
+ * Reading an align table the way an expert would: where does the diff
+ * step up for the last time (the erase block), where does it first rise
+ * above the floor (the page)? Pure functions over (boundary, diff) rows,
+ * shared by the live -a run and by --analyze, so both print the same
+ * verdict for the same numbers.
+ */
+#ifndef FB_VERDICT_ALIGN_H
+#define FB_VERDICT_ALIGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "target.h"
+
+/* Page steps are looked for at or below this boundary, erase steps above. */
+#define VA_PAGE_MAX (64 * 1024)
+#define VA_MAX_ROWS 128
+
+struct va_row {
+	uint64_t b;		/* boundary, bytes: 2^n or 3 x 2^n */
+	double diff;		/* ns */
+	double pre, post;	/* ns, the plain reads before and after (0: unknown) */
+};
+
+enum va_state { VA_NONE, VA_UNCERTAIN, VA_FOUND };
+
+struct va_verdict {
+	enum va_state erase_state, page_state;
+	uint64_t erase, page;
+	bool erase_3x;		/* the erase block is 3 x 2^n bytes */
+	bool no_pattern;	/* neither an erase nor a page step */
+	char erase_why[512];	/* the evidence, or the reason for doubt */
+	char page_why[200];
+	unsigned outliers;	/* rows left out: a read in them was far off */
+};
+
+/* Is b of the form 3 x 2^n? */
+bool va_is_3x(uint64_t b);
+
+/* Judge rows of either family, in any order (at most VA_MAX_ROWS used). */
+void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v);
+
+/* Print the verdict lines ("verdict: ...") through report.h. */
+void va_print(const struct va_verdict *v);
+
+/*
+ * The live -a run's tail: rows[] are the power-of-two rows just printed.
+ * Measures and prints the 3 x 2^n rows (a separate block), then judges
+ * all rows as printed (rounded as in the output, so that --analyze of
+ * the saved output says exactly the same) and prints the verdict. v may
+ * be NULL. Returns FB_OK or the engine's status.
+ */
+int va_live(struct target *t, void *buf, uint64_t bs, unsigned count,
+	    const struct va_row *rows, size_t n, struct va_verdict *v);
+
+struct align_row;
+/* An align row as the output shows it (rounded to three digits). */
+struct va_row va_printed_row(const struct align_row *r);
+
+/* The verdict of the last complete -a run in this process (NULL: none). */
+const struct va_verdict *va_last(void);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * Reading open-AU lines (write rates for halving block sizes): is the
+ * card keeping up (fast), garbage-collecting on every write (slow), or
+ * can't one tell (inconclusive)? Shared by the early stop of --open-au
+ * and --find-fat, by --find-open-au and by --analyze.
+ *
+ * The garbage-collection signature: a collection costs about the same
+ * whatever the size of the write that forced it, so once every write
+ * forces one, the time per write stops shrinking with the block size and
+ * the rate roughly halves line by line -- and that time is a sizeable
+ * part of writing a whole erase block, not a command's overhead.
+ */
+#ifndef FB_VERDICT_OPENAU_H
+#define FB_VERDICT_OPENAU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OA_MAX_LINES 64
+/* Lines in a row with the signature before it counts (and a run stops). */
+#define OA_GC_LINES 3
+/* Fast: the smallest block's rate is within this factor of the best rate. */
+#define OA_FAST_FACTOR 4.0
+
+enum oa_class { OA_INCONCLUSIVE, OA_FAST, OA_SLOW };
+
+struct oa_run {
+	uint64_t erase;			/* erase block size, bytes */
+	size_t n;
+	uint64_t size[OA_MAX_LINES];	/* halving block sizes */
+	double rate[OA_MAX_LINES];	/* bytes/s, as printed */
+	bool complete;			/* reached the smallest block size */
+};
+
+struct oa_result {
+	enum oa_class c;
+	double write_ns;		/* slow: what every write costs */
+	char why[256];
+};
+
+void oa_init(struct oa_run *r, uint64_t erase);
+/* Add a line (the rate is rounded as the output shows it). */
+void oa_add(struct oa_run *r, uint64_t size, double rate);
+/* Lines in a row, ending with the last one, that show the signature. */
+size_t oa_gc_tail(const struct oa_run *r);
+/* True when the last OA_GC_LINES lines show it; *write_ns: what a write costs. */
+bool oa_gc_clear(const struct oa_run *r, double *write_ns);
+void oa_classify(const struct oa_run *r, struct oa_result *res);
+/* A run with both the aggregate and the slowest erase block's rates: slow
+ * when either shows the signature, else as the slowest one says. */
+void oa_classify_pair(const struct oa_run *agg, const struct oa_run *slowest,
+		      struct oa_result *res);
+/*
+ * A fast run whose rates are far below those of the run with the fewest
+ * erase blocks (base, with base_nr of them) is not fast: something slows
+ * the card down, even without the signature. Turns it inconclusive.
+ */
+void oa_against(const struct oa_run *base, unsigned base_nr, const struct oa_run *r,
+		struct oa_result *res);
+
+/* "verdict: 3 open AUs (linear): fast: ..." (nr 0: not known) */
+void oa_result_print(unsigned nr, bool random, const struct oa_result *res);
+
+/* "stopped: every write costs the same 40ms -- the card is garbage-collecting" */
+void oa_report_stop(double write_ns);
+
+/*
+ * Early stop for --open-au (one column) and --find-fat (one per erase
+ * block): feed every printed line; true, after printing the "stopped:"
+ * line, once every column has shown the signature for OA_GC_LINES lines
+ * in a row. A NULL tracker (out of memory) never stops.
+ */
+struct oa_stop;
+struct oa_stop *oa_stop_new(unsigned ncol, uint64_t erase);
+bool oa_stop_line(struct oa_stop *s, uint64_t size, const double *rates);
+void oa_stop_free(struct oa_stop *s);
+
+/* The search result, and what --analyze concludes from several runs. */
+struct oa_bracket {
+	unsigned fast;		/* largest N found fast (0: none) */
+	unsigned slow;		/* smallest N found slow (0: none) */
+	unsigned inconclusive;	/* smallest inconclusive N above fast (0: none) */
+	bool contradicts;	/* a fast N above a slow one */
+};
+
+void oa_bracket_init(struct oa_bracket *b);
+void oa_bracket_add(struct oa_bracket *b, unsigned nr, enum oa_class c);
+/* "verdict: open AUs (linear): 16 fast, 17 slow" (why: appended when not NULL). */
+void oa_bracket_print(const struct oa_bracket *b, bool random, const char *why);
+
+const char *oa_class_name(enum oa_class c);
+
+#endif

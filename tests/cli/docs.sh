@@ -1,0 +1,32 @@
+#!/bin/bash
+# --help and the man page describe the same options; the man page is
+# lint-clean; README opens with the two commands.
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+MAN=$ROOT/man/flashbench.1
+
+help_opts=$("$FB" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
+ok "--help lists options" [ "$(wc -l <<<"$help_opts")" -ge 15 ]
+if command -v mandoc >/dev/null; then
+	lint=$(mandoc -Tlint -W warning "$MAN" 2>&1)
+	ok "mandoc -Tlint is clean: $lint" [ -z "$lint" ]
+	man_opts=$(mandoc -Tascii "$MAN" | col -b | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
+	only_help=$(comm -23 <(echo "$help_opts") <(echo "$man_opts") | tr '\n' ' ')
+	only_man=$(comm -13 <(echo "$help_opts") <(echo "$man_opts") | tr '\n' ' ')
+	ok "options in --help but not in the man page: $only_help" [ -z "$only_help" ]
+	ok "options in the man page but not in --help: $only_man" [ -z "$only_man" ]
+else
+	skip "mandoc is not installed"
+fi
+# Every long option the binary accepts is in --help.
+accepted=$(awk '/struct option/,/^};/' "$ROOT"/src/*.c | grep -oE '\{ "[a-z][a-z0-9-]+",' | grep -oE '[a-z0-9-]+' | sort -u)
+ok "found the getopt_long table" [ "$(wc -w <<<"$accepted")" -ge 15 ]
+for o in $accepted; do
+	ok "--$o accepted by the binary is in --help" grep -q -- "--$o\b" <<<"$help_opts"
+done
+# README opens with exactly the two commands.
+cmds=$(awk '/^```/{n++; next} n==1' "$ROOT/README.md")
+ok "README's first block has two commands" [ "$(wc -l <<<"$cmds")" -eq 2 ]
+ok "README's second command is make check" [ "$(sed -n 2p <<<"$cmds")" = "make check" ]
+ok "README's first command builds and runs sim:" grep -qE '^make && \./flashbench .*sim:' <<<"$cmds"
+done_testing

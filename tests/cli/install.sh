@@ -1,0 +1,11 @@
+#!/bin/bash
+# make install honours PREFIX and DESTDIR.
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+make -s -C "$ROOT" install PREFIX=/opt/fb DESTDIR="$TMP/root" >"$TMP/log" 2>&1
+rc=$?
+ok "make install succeeds: $(cat "$TMP/log")" [ "$rc" -eq 0 ]
+ok "binary installed under DESTDIR/PREFIX/bin" [ -x "$TMP/root/opt/fb/bin/flashbench" ]
+ok "man page installed under DESTDIR/PREFIX/share/man/man1" [ -f "$TMP/root/opt/fb/share/man/man1/flashbench.1" ]
+ok "installed binary runs" "$TMP/root/opt/fb/bin/flashbench" --version
+done_testing

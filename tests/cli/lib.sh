@@ -1,0 +1,52 @@
+# Helpers for command-line tests. Source it; call pass/fail/skip; end with done_testing.
+FB=${FB:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/flashbench}
+TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+_passed=0 _failed=0 _skipped=0
+TMP=$(mktemp -d /tmp/fbtest.XXXXXX)
+_cleanups=()
+cleanup_add() { _cleanups+=("$1"); }
+_run_cleanups() {
+	local i
+	for ((i = ${#_cleanups[@]} - 1; i >= 0; i--)); do eval "${_cleanups[$i]}" >/dev/null 2>&1; done
+	rm -rf "$TMP"
+}
+trap _run_cleanups EXIT
+
+pass() { _passed=$((_passed + 1)); }
+fail() { _failed=$((_failed + 1)); echo "FAIL: $*"; }
+skip() { _skipped=$((_skipped + 1)); echo "SKIP: $*"; }
+# ok DESCRIPTION COMMAND...: passes when the command succeeds
+ok() { local d=$1; shift; if "$@"; then pass; else fail "$d"; fi; }
+# expect_status WANT DESCRIPTION COMMAND...: runs command, output in $OUT/$ERR
+expect_status() {
+	local want=$1 d=$2; shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"; local st=$?
+	OUT=$(cat "$TMP/out"); ERR=$(cat "$TMP/err")
+	if [ "$st" -eq "$want" ]; then pass; else fail "$d: exit $st, want $want; stderr: $ERR"; fi
+}
+is_root() { [ "$(id -u)" -eq 0 ]; }
+# make_image FILE MiB: an image file filled with non-zero data
+make_image() { head -c $(($2 * 1024 * 1024)) /dev/urandom >"$1"; }
+# make_loop FILE [losetup options]: attach a loop device, set LOOPDEV, detach on exit.
+# Not in $(...): the cleanup must be registered in this shell.
+make_loop() {
+	local f=$1; shift
+	LOOPDEV=$(losetup --find --show "$@" "$f") || return 1
+	cleanup_add "losetup -d $LOOPDEV"
+}
+done_testing() {
+	echo "cli: $_passed passed, $_failed failed, $_skipped skipped"
+	[ "$_failed" -eq 0 ]
+}
+# to_num VALUE: flashbench's "1.08ms", "735µs", "5.99M/s", "512KiB" -> plain number
+# (ns for times, B/s for rates, bytes for sizes)
+to_num() {
+	awk -v v="$1" 'BEGIN {
+		s = v; sub(/\/s$/, "", s); n = s + 0; u = s; sub(/^-?[0-9.e+]+/, "", u)
+		m["ns"] = 1; m["µs"] = 1e3; m["ms"] = 1e6; m["s"] = 1e9
+		m["B"] = 1; m["K"] = 1e3; m["M"] = 1e6; m["G"] = 1e9; m[""] = 1
+		m["KiB"] = 1024; m["MiB"] = 1048576; m["GiB"] = 1073741824
+		printf "%.6f\n", n * m[u] }'
+}
+# not COMMAND...: succeeds when the command fails (for use with ok)
+not() { ! "$@"; }

@@ -1,0 +1,85 @@
+#!/bin/bash
+# Issue 4: the verdicts of live runs on the simulated card. -a names the
+# erase block (2^n and 3 x 2^n) and the page; --find-open-au finds the
+# true bracket for 1..20 open erase blocks, linear and --random, writing
+# at most a fifth of what --open-au at every N up to the cut-off + 1
+# would; --open-au and --find-fat stop early on a card that collects
+# garbage on every write, and not on a healthy one.
+. "$(dirname "$0")/lib.sh"
+
+MiB=1048576
+
+# ---- -a: the verdict follows the unchanged lines
+expect_status 0 "align on sim:sd" "$FB" -a sim:sd
+ok "sd: erase block 4MiB" grep -q '^verdict: erase block 4MiB (diff 600µs from 4MiB up vs 150µs below: 4x' <<<"$OUT"
+ok "sd: the verdict lines come last" [ "$(grep -n '^verdict' <<<"$OUT" | head -1 | cut -d: -f1)" -gt "$(grep -c '^align' <<<"$OUT")" ]
+ok "sd: power-of-two rows first, unchanged" [ "$(head -1 <<<"$OUT")" = $'align 2147483648\tpre 1.34ms\ton 1.94ms\tpost 1.34ms\tdiff 600µs' ]
+ok "sd: a block of 3 x 2^n rows" grep -q $'^align 12582912\t' <<<"$OUT"
+expect_status 0 "align -b 1K on sim:sd" "$FB" -a -b 1K sim:sd
+ok "sd -b 1K: page 16KiB" grep -q '^verdict: page 16KiB ' <<<"$OUT"
+for spec in "tlc 6MiB, a 3 x 2^n size" "erase=3M,page=8K 3MiB, a 3 x 2^n size" \
+	"erase=1536K,page=4K 1.5MiB, a 3 x 2^n size" "erase=12M 12MiB, a 3 x 2^n size" \
+	"usb 8MiB" "fat 4MiB" "ssd 16MiB" "smr 256MiB" "erase=1M 1MiB"; do
+	s=${spec%% *} want=${spec#* }
+	expect_status 0 "align on sim:$s" "$FB" -a -b 2K "sim:$s"
+	ok "sim:$s: erase block $want" grep -q "^verdict: erase block $want (" <<<"$OUT"
+done
+expect_status 0 "align on a noisy card, one try each" "$FB" -a -c 1 sim:jitter=5,outliers=0.02,seed=3
+ok "noisy card: 4MiB or uncertain, never another size" \
+	grep -qE '^verdict: erase block (4MiB \(|uncertain: )' <<<"$OUT"
+
+# ---- --find-open-au: the true bracket, and the bytes it costs
+full_bytes() {	# bytes --open-au writes at N = 1..K+1 with 4MiB blocks down to 16KiB (9 lines)
+	echo $((4 * MiB * 9 * ($1 + 1) * ($1 + 2) / 2))
+}
+for k in $(seq 1 20); do
+	for mode in linear random; do
+		# linear: k open slots; random: more slots, k of them for writes out of order
+		flag= spec="sim:open-au=$k,open-au-random=1"
+		[ $mode = random ] && flag=--random spec="sim:open-au=$((k + 2)),open-au-random=$k"
+		expect_status 0 "find-open-au $mode, $k open" "$FB" --find-open-au $flag -e 4M "$spec"
+		ok "$mode, $k open: bracket $k fast, $((k + 1)) slow" \
+			grep -q "^verdict: open AUs ($mode): $k fast, $((k + 1)) slow$" <<<"$OUT"
+		w=$(sed -n 's/^find-open-au: wrote \([^ ]*\) in .*/\1/p' <<<"$OUT")
+		ok "$mode, $k open: wrote $w, at most a fifth of $(full_bytes $k) bytes" \
+			awk -v w="$(to_num "$w")" -v f="$(full_bytes $k)" 'BEGIN { exit !(w > 0 && w * 5 <= f) }'
+	done
+done
+ok "probes print their lines with the slowest erase block" \
+	grep -qE $'^16KiB\t[0-9.]+[KM]/s\tslowest [0-9.]+[KM]/s$' <<<"$OUT"
+ok "probes say why: fast" grep -qE '^verdict: [0-9]+ open AUs? \((linear|random)\): fast: 16KiB at ' <<<"$OUT"
+ok "probes say why: slow" grep -qE '^verdict: [0-9]+ open AUs \((linear|random)\): slow: .* garbage collection$' <<<"$OUT"
+
+# -a gives the erase size when --erasesize is missing; 6 MiB blocks on the TLC preset
+expect_status 0 "-a --find-open-au on sim:tlc" "$FB" -a --find-open-au sim:tlc
+ok "tlc: probes use the 6MiB verdict" grep -q '^probe: --open-au-nr=1 --erasesize=6MiB$' <<<"$OUT"
+ok "tlc: 4 fast, 5 slow" grep -q '^verdict: open AUs (linear): 4 fast, 5 slow$' <<<"$OUT"
+expect_status 2 "--find-open-au without --erasesize or -a" "$FB" --find-open-au sim:
+ok "usage error names the option" grep -q -- '--find-open-au: needs --erasesize' <<<"$ERR"
+expect_status 1 "-a --find-open-au without a clear erase block" "$FB" -a --find-open-au -b 1M -c 1 \
+	"sim:page-cross=0,erase-cross=0"
+
+# limits: the bracket found so far
+expect_status 0 "--max-write" "$FB" --find-open-au -e 4M --max-write=40M sim:
+ok "--max-write: the bracket so far" grep -q '^verdict: open AUs (linear): 4 fast, 8 inconclusive, none slow$' <<<"$OUT"
+ok "--max-write: says why it ended" grep -q '^find-open-au: --max-write reached: the bracket above is what was found so far$' <<<"$OUT"
+w=$(sed -n 's/^find-open-au: wrote \([^ ]*\) in .*/\1/p' <<<"$OUT")
+ok "--max-write: wrote $w, at most 40MiB" awk -v w="$(to_num "$w")" 'BEGIN { exit !(w <= 40 * 1048576) }'
+expect_status 0 "--max-time" "$FB" --find-open-au -e 4M --max-time=30s sim:
+ok "--max-time: the bracket so far" grep -q '^find-open-au: --max-time reached: the bracket above' <<<"$OUT"
+expect_status 2 "--max-time garbage" "$FB" --find-open-au -e 4M --max-time=soon sim:
+ok "--max-time garbage: named" grep -q -- "--max-time: invalid duration 'soon'" <<<"$ERR"
+
+# ---- early stop: over-committed card stops, healthy card does not
+expect_status 0 "open-au, 6 on 5 slots" "$FB" -O --open-au-nr=6 sim:
+ok "over-committed: stopped after the signature" grep -qE '^stopped: every write costs the same [0-9.]+ms — the card is garbage-collecting' <<<"$OUT"
+ok "over-committed: 5 lines, then the stop line" [ "$(grep -c $'\t' <<<"$OUT")" -eq 5 ]
+expect_status 0 "open-au, 5 on 5 slots" "$FB" -O --open-au-nr=5 sim:
+ok "healthy: every size measured, no stop" [ "$(grep -c $'\t' <<<"$OUT")" -eq 9 ] && ok "healthy: no stop line" not grep -q '^stopped' <<<"$OUT"
+expect_status 0 "open-au --no-early-stop" "$FB" -O --no-early-stop --open-au-nr=6 sim:
+ok "--no-early-stop: all 9 sizes" [ "$(grep -c $'\t' <<<"$OUT")" -eq 9 ]
+expect_status 0 "find-fat --random, no random AUs" "$FB" -f -r -b 64K sim:fat,fat-aus=0
+ok "find-fat: stops when every column collects garbage" grep -q '^stopped: every write costs' <<<"$OUT"
+expect_status 0 "find-fat --random with a FAT area" "$FB" -f -r -b 64K sim:fat
+ok "find-fat: the FAT area stays fast, no stop" not grep -q '^stopped' <<<"$OUT"
+done_testing

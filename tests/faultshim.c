@@ -1,0 +1,68 @@
+/*
+ * Fault injection for the command-line tests: an LD_PRELOAD library that
+ * wraps pwrite(), the call every device write goes through (regular
+ * files, block devices and the simulated card's image file). Counting
+ * pwrite calls from 1:
+ *
+ *   FB_FAIL_PWRITE_AT=N    the Nth call fails with FB_FAIL_ERRNO (default
+ *                          EIO, 5) and writes nothing
+ *   FB_SHORT_PWRITE=N      the Nth call writes half and returns the short
+ *                          count; the next one fails with ENOSPC (a full disk)
+ *   FB_SIGNAL_PWRITE_AT=N  before the Nth call and every later one, raise
+ *                          signal FB_SIGNAL (default SIGINT): a Ctrl-C, or a
+ *                          SIGKILL, at a known point of a test
+ *
+ * The backup file of --preserve is written with write(), not pwrite(),
+ * so it is never hit. Built by the Makefile as tests/faultshim.so.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+static unsigned long calls;
+
+static unsigned long env_num(const char *name, unsigned long dflt)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 10) : dflt;
+}
+
+static ssize_t real_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	return syscall(SYS_pwrite64, fd, buf, len, off);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+	unsigned long n = ++calls;
+	unsigned long fail = env_num("FB_FAIL_PWRITE_AT", 0);
+	unsigned long shrt = env_num("FB_SHORT_PWRITE", 0);
+	unsigned long sig = env_num("FB_SIGNAL_PWRITE_AT", 0);
+
+	if (sig && n >= sig)
+		raise((int)env_num("FB_SIGNAL", SIGINT));
+	if (n == fail) {
+		errno = (int)env_num("FB_FAIL_ERRNO", EIO);
+		return -1;
+	}
+	if (shrt && n == shrt && len >= 2) {
+		/* Half, rounded down to 512 bytes so that O_DIRECT accepts it. */
+		size_t half = len / 2 / 512 * 512;
+
+		return real_pwrite(fd, buf, half ? half : len / 2, off);
+	}
+	if (shrt && n == shrt + 1) {
+		errno = ENOSPC;
+		return -1;
+	}
+	return real_pwrite(fd, buf, len, off);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
+{
+	return pwrite(fd, buf, len, off);
+}

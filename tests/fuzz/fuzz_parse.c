@@ -1,0 +1,86 @@
+/*
+ * libFuzzer target for the value parsers: sizes, counts, durations,
+ * reals and sim: specs. The first byte picks the parser, the rest is the
+ * text. Besides not crashing (ASan, UBSan), it checks what each parser
+ * promises: a plain decimal size means that many bytes, a count lies
+ * within its bounds, and a parsed sim: spec printed by
+ * sim_params_format() parses back to the same parameters.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "sim_spec.h"
+
+static void check_size(const char *s)
+{
+	uint64_t v;
+	size_t n = strlen(s);
+
+	if (parse_size(s, &v) == 0 && n > 0 && n < 19 && strspn(s, "0123456789") == n &&
+	    v != strtoull(s, NULL, 10))
+		abort();
+}
+
+static void check_uint(const char *s, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (parse_uint(s, min, max, &v) == 0 && (v < min || v > max))
+		abort();
+}
+
+static int close_enough(double x, double y)
+{
+	return fabs(x - y) <= 1e-9 * (fabs(x) > 1 ? fabs(x) : 1);
+}
+
+/* A spec that parses must survive a round trip through sim_params_format(). */
+static void check_spec(const char *s)
+{
+	static struct sim_spec a, b;
+	static char text[8192];
+	char err[512];
+
+	if (sim_spec_parse(s, &a, err, sizeof(err)) != 0) {
+		if (!memchr(err, '\0', sizeof(err)))
+			abort();
+		return;
+	}
+	sim_params_format(&a.p, text, sizeof(text));
+	if (sim_spec_parse(text, &b, err, sizeof(err)) != 0)
+		abort();
+	b.p.nfail = a.p.nfail;
+	memcpy(b.p.fail, a.p.fail, sizeof(b.p.fail));
+	/* Percentages are printed as fractions: 2.2% / 100 and 0.022 may differ in the last bit. */
+	if (!close_enough(a.p.jitter, b.p.jitter) || !close_enough(a.p.outliers, b.p.outliers))
+		abort();
+	b.p.jitter = a.p.jitter;
+	b.p.outliers = a.p.outliers;
+	if (memcmp(&a.p, &b.p, sizeof(a.p)) != 0)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s;
+	uint64_t v;
+	double d;
+
+	if (size == 0 || size > 4096)
+		return 0;
+	s = malloc(size);
+	memcpy(s, data + 1, size - 1);
+	s[size - 1] = '\0';
+	switch (data[0] % 5) {
+	case 0: check_size(s); break;
+	case 1: check_uint(s, data[0] & 0x10 ? 1 : 0, data[0] & 0x20 ? 4096 : UINT64_MAX); break;
+	case 2: parse_duration(s, &v); break;
+	case 3: parse_double(s, &d); break;
+	case 4: check_spec(s); break;
+	}
+	free(s);
+	return 0;
+}

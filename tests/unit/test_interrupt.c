@@ -1,0 +1,116 @@
+/*
+ * Ctrl-C at an exact request: a simulated card whose write (or read)
+ * number K sets the stop flag, as the SIGINT handler does. Every module
+ * stops there, returns FB_EINTR, and has printed what it measured; the
+ * open-AU search also prints the bracket found so far.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "modules.h"
+#include "report.h"
+#include "target.h"
+#include "unit.h"
+
+static struct target_ops wrapped;
+static const struct target_ops *orig;
+static long countdown;
+
+static void tick(void)
+{
+	if (--countdown == 0)
+		fb_stop = SIGINT;
+}
+
+static int wr(struct target *t, const void *b, size_t l, uint64_t o, uint64_t *ns)
+{
+	tick();
+	return orig->write(t, b, l, o, ns);
+}
+
+static int rd(struct target *t, void *b, size_t l, uint64_t o, uint64_t *ns)
+{
+	tick();
+	return orig->read(t, b, l, o, ns);
+}
+
+/* Run test on sim:spec, stopped after k requests; its output in *out. */
+static int run(int (*test)(const struct fb_opts *, struct target *), struct fb_opts *o,
+	       const char *spec, long k, char **out)
+{
+	char err[256], path[] = "/tmp/fbunitXXXXXX";
+	struct target *t;
+	size_t len = 0;
+	FILE *f;
+	int fd = mkstemp(path), r;
+
+	if (fd < 0 || target_sim_open(spec, TGT_WRITE, &t, err, sizeof(err)) != 0)
+		return -1;
+	close(fd);
+	orig = t->ops;
+	wrapped = *orig;
+	wrapped.write = wr;
+	wrapped.read = rd;
+	t->ops = &wrapped;
+	countdown = k;
+	fb_stop = 0;
+	report_open(path);
+	r = test(o, t);
+	report_close();
+	t->ops = orig;
+	target_close(t);
+	f = fopen(path, "r");
+	*out = NULL;
+	if (f) {
+		getdelim(out, &len, '\0', f);
+		fclose(f);
+	}
+	unlink(path);
+	fb_stop = 0;
+	return r;
+}
+
+static void opts(struct fb_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->blocksize = 16 * 1024;
+	o->erasesize = 4 << 20;
+	o->offset = 16 << 20;
+	o->count = 8;
+	o->open_au_nr = 2;
+	o->fat_nr = 6;
+	o->scatter_order = 9;
+	o->scatter_span = 1;
+	o->interval_order = 10;
+}
+
+int main(void)
+{
+	struct fb_opts o;
+	char *out;
+
+	opts(&o);
+	/* The search, stopped inside its third probe (N = 4). */
+	CHECK(run(test_find_open_au, &o, "sd", 200, &out) == FB_EINTR);
+	CHECK(out && strstr(out, "probe: --open-au-nr=4 "));
+	CHECK(out && strstr(out, "verdict: 2 open AUs (linear): fast"));
+	CHECK(out && strstr(out, "verdict: open AUs (linear): at least 2 fast, none slow\n"));
+	CHECK(out && strstr(out, "find-open-au: interrupted: the bracket above is what was found so far\n"));
+	CHECK(out && !strstr(out, "probe: --open-au-nr=8"));
+	free(out);
+	/* --open-au: the lines before the stop. */
+	CHECK(run(test_open_au, &o, "sd", 1000, &out) == FB_EINTR);
+	CHECK(out && strstr(out, "4MiB\t") && strstr(out, "128KiB\t") && !strstr(out, "16KiB\t"));
+	free(out);
+	/* -a: the rows so far, no verdict on a partial table. */
+	CHECK(run(test_align, &o, "sd", 1000, &out) == FB_EINTR);
+	CHECK(out && strstr(out, "align 2147483648\t") && !strstr(out, "verdict"));
+	free(out);
+	/* scatter: the points measured, printed although stopped. */
+	CHECK(run(test_scatter, &o, "sd", 800, &out) == FB_EINTR);
+	CHECK(out && strchr(out, '\t'));
+	free(out);
+	UNIT_DONE();
+}

@@ -1,0 +1,52 @@
+/* Formatting of sizes, rates and times against flashbench's own output. */
+#include "unit.h"
+#include "units.h"
+
+static const char *sz(uint64_t v)
+{
+	static char b[FB_FMT_LEN];
+	return fmt_size(b, sizeof(b), v);
+}
+
+static const char *rt(double v)
+{
+	static char b[FB_FMT_LEN];
+	return fmt_rate(b, sizeof(b), v);
+}
+
+static const char *tm(double v)
+{
+	static char b[FB_FMT_LEN];
+	return fmt_time(b, sizeof(b), v);
+}
+
+int main(void)
+{
+	/* The examples of DESIGN.md and issue 2. */
+	CHECK_STR(rt(22000000), "22M/s");
+	CHECK_STR(rt(5990000), "5.99M/s");
+	CHECK_STR(rt(14400), "14.4K/s");
+	CHECK_STR(rt(471000), "471K/s");
+	CHECK_STR(rt(57400), "57.4K/s");
+	CHECK_STR(rt(1.2e9), "1.2G/s");
+	CHECK_STR(rt(999), "999B/s");
+	CHECK_STR(rt(999600), "1M/s");		/* no "1e+03K/s" */
+	CHECK_STR(rt(0), "0B/s");
+	CHECK_STR(sz(4194304), "4MiB");
+	CHECK_STR(sz(512), "512B");
+	CHECK_STR(sz(16384), "16KiB");
+	CHECK_STR(sz(2048), "2KiB");
+	CHECK_STR(sz(1024), "1KiB");
+	CHECK_STR(sz(3 * 1024 * 1024 / 2), "1.5MiB");
+	CHECK_STR(sz(1536ull * 1024 * 1024), "1.5GiB");
+	CHECK_STR(sz(4128 * 1024), "4.03MiB");
+	CHECK_STR(sz(8ull << 40), "8TiB");
+	CHECK_STR(tm(735000), "735µs");
+	CHECK_STR(tm(1080000), "1.08ms");
+	CHECK_STR(tm(487), "487ns");
+	CHECK_STR(tm(999700), "1ms");		/* the original printed "1e+03µ" */
+	CHECK_STR(tm(-12300), "-12.3µs");	/* negative diffs keep their unit */
+	CHECK_STR(tm(2.5e9), "2.5s");
+	CHECK_STR(tm(977), "977ns");
+	UNIT_DONE();
+}
