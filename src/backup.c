@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "fullio.h"
 #include "opts.h"
 #include "preserve.h"
 #include "safety.h"
@@ -51,41 +52,6 @@ static uint64_t get64(const unsigned char *p)
 	return v;
 }
 
-/* write() the whole buffer (the backup file is not the device: no pwrite). */
-static int full_write(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -ENOSPC;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int full_pread(int fd, void *buf, size_t len, uint64_t off)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 /* Signals that would kill us or stop the test: held back while data moves. */
 static void hold_signals(bool hold, sigset_t *old)
@@ -383,7 +349,7 @@ static int copy_in(struct preserve *p, struct target *t, void *buf)
 		for (uint64_t done = 0; done < e->len;) {
 			size_t n = chunk_len(t, e->len - done);
 
-			if ((r = full_pread(p->fd, buf, n, pos)) < 0) {
+			if ((r = pread_exact(p->fd, buf, n, pos)) < 0) {
 				fprintf(stderr, "flashbench: restore: cannot read %s: %s\n",
 					p->file, strerror(-r));
 				return r;
@@ -455,7 +421,7 @@ static int load_header(struct preserve *p)
 	unsigned char h[BK_HDR], *tab;
 	uint64_t tl, sum;
 
-	if (full_pread(p->fd, h, BK_HDR, 0) < 0 || memcmp(h, BK_MAGIC, 8) != 0 ||
+	if (pread_exact(p->fd, h, BK_HDR, 0) < 0 || memcmp(h, BK_MAGIC, 8) != 0 ||
 	    (uint32_t)get64(h + 8) != BK_VERSION) {
 		fprintf(stderr, "flashbench: --restore: %s is not a complete flashbench backup; "
 			"refusing it\n", p->file);
@@ -474,7 +440,7 @@ static int load_header(struct preserve *p)
 	if (p->nr == 0 || p->nr > BK_MAX_REGIONS || p->ns > BK_SAMPLES || p->data_off < BK_HDR + tl ||
 	    !(p->e = calloc(p->nr + p->ns, sizeof(*p->e))) || !(tab = malloc(tl)))
 		goto bad;
-	sum = full_pread(p->fd, tab, tl, BK_HDR) < 0 ? 0 :
+	sum = pread_exact(p->fd, tab, tl, BK_HDR) < 0 ? 0 :
 	      fnv1a64(fnv1a64(FNV64_INIT, h, BK_SUM_AT), tab, tl);
 	for (uint32_t i = 0; i < p->nr + p->ns; i++)
 		p->e[i] = (struct bk_entry){ get64(tab + i * BK_ENTRY), get64(tab + i * BK_ENTRY + 8),
@@ -509,7 +475,7 @@ static int check_data(struct preserve *p)
 
 		for (uint64_t done = 0, n; done < p->e[i].len; done += n, pos += n) {
 			n = p->e[i].len - done < BK_CHUNK ? p->e[i].len - done : BK_CHUNK;
-			if (full_pread(p->fd, buf, n, pos) < 0)
+			if (pread_exact(p->fd, buf, n, pos) < 0)
 				break;
 			h = fnv1a64(h, buf, n);
 		}

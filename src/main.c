@@ -172,22 +172,6 @@ static unsigned opt_uint(const char *name, const char *v, uint64_t min, uint64_t
 	return (unsigned)x;
 }
 
-static void opts_defaults(struct fb_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->blocksize = 16 * 1024;
-	o->erasesize = 4 * MiB;
-	o->count = 8;
-	o->open_au_nr = 2;
-	o->fat_nr = 6;
-	o->scatter_order = 9;
-	o->scatter_span = 1;
-	o->interval_order = 10;
-	o->min_size = 4096;
-	o->max_size = 8 * MiB;
-	o->runs = 2;
-	o->plateau = 5;
-}
 
 static void parse_opt(struct fb_opts *o, int c, const char *arg)
 {

@@ -53,4 +53,7 @@ struct fb_opts {
 	const char *restore;
 };
 
+/* Fill o with the default of every option. */
+void opts_defaults(struct fb_opts *o);
+
 #endif

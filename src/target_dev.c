@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fullio.h"
 #include "target.h"
 
 static uint64_t now_ns(void)
@@ -23,24 +24,10 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Transfer the whole request, continuing short transfers; 0 or -errno. */
+/* Transfer the whole request; 0 or -errno. */
 static int dev_xfer(struct target *t, void *buf, size_t len, uint64_t off, bool wr)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = wr ? pwrite(t->fd, (char *)buf + done, len - done, (off_t)(off + done))
-			       : pread(t->fd, (char *)buf + done, len - done, (off_t)(off + done));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)	/* end of device or file: nothing more will come */
-			return wr ? -ENOSPC : -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return wr ? full_pwrite(t->fd, buf, len, off) : pread_exact(t->fd, buf, len, off);
 }
 
 static int dev_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fullio.h"
 #include "sim_model.h"
 #include "sim_spec.h"
 #include "target.h"
@@ -55,40 +56,14 @@ static void fill_pattern(unsigned char *buf, size_t len, uint64_t off)
 	}
 }
 
+/* Read from the backing image; what lies past its end was never written. */
 static int image_read(int fd, unsigned char *buf, size_t len, uint64_t off)
 {
-	while (len > 0) {
-		ssize_t n = pread(fd, buf, len, (off_t)off);
+	ssize_t n = full_pread(fd, buf, len, off);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0) {
-			/* Past the end of a short image: never written. */
-			memset(buf, 0, len);
-			return 0;
-		}
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-static int image_write(int fd, const unsigned char *buf, size_t len, uint64_t off)
-{
-	while (len > 0) {
-		ssize_t n = pwrite(fd, buf, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
+	if (n < 0)
+		return (int)n;
+	memset(buf + n, 0, len - (size_t)n);
 	return 0;
 }
 
@@ -122,7 +97,7 @@ static int sim_write_op(struct target *t, const void *buf, size_t len, uint64_t 
 		return -EBADF;
 	if (sim_fails(&sp->card, off, len, true))
 		return -EIO;
-	if (sp->img >= 0 && (r = image_write(sp->img, buf, len, off)) < 0)
+	if (sp->img >= 0 && (r = full_pwrite(sp->img, buf, len, off)) < 0)
 		return r;
 	*ns = sim_write(&sp->card, off, len);
 	return 0;

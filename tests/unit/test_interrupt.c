@@ -72,26 +72,14 @@ static int run(int (*test)(const struct fb_opts *, struct target *), struct fb_o
 	return r;
 }
 
-static void opts(struct fb_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->blocksize = 16 * 1024;
-	o->erasesize = 4 << 20;
-	o->offset = 16 << 20;
-	o->count = 8;
-	o->open_au_nr = 2;
-	o->fat_nr = 6;
-	o->scatter_order = 9;
-	o->scatter_span = 1;
-	o->interval_order = 10;
-}
 
 int main(void)
 {
 	struct fb_opts o;
 	char *out;
 
-	opts(&o);
+	opts_defaults(&o);
+	o.offset = 16 << 20;
 	/* The search, stopped inside its third probe (N = 4). */
 	CHECK(run(test_find_open_au, &o, "sd", 200, &out) == FB_EINTR);
 	CHECK(out && strstr(out, "probe: --open-au-nr=4 "));
