@@ -238,7 +238,7 @@ static void check_opts(struct fb_opts *o)
 	if (!(o->align || o->scatter || o->find_fat || o->open_au || o->interval || o->readahead ||
 	      o->find_open_au))
 		die_usage("no test selected: use --align, --scatter, --interval, --readahead, "
-			  "--open-au or --find-fat");
+			  "--open-au, --find-fat or --find-open-au (or --analyze FILE)");
 	if ((o->readahead || o->buffered) && ra_check_opts(o, err, sizeof(err)) < 0)
 		die_usage("%s", err);
 	if (o->blocksize > o->erasesize)
