@@ -1,6 +1,6 @@
 /*
- * Regular files and block devices: O_DIRECT I/O timed with
- * CLOCK_MONOTONIC_RAW, geometry from ioctls and statx.
+ * Regular files and block devices: O_DIRECT I/O timed with the engine's
+ * clock (CLOCK_MONOTONIC_RAW), geometry from ioctls and statx.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,16 +13,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "engine.h"
 #include "fullio.h"
 #include "target.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Transfer the whole request; 0 or -errno. */
 static int dev_xfer(struct target *t, void *buf, size_t len, uint64_t off, bool wr)
@@ -32,21 +25,21 @@ static int dev_xfer(struct target *t, void *buf, size_t len, uint64_t off, bool 
 
 static int dev_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = eng_now_ns();
 	int r = dev_xfer(t, buf, len, off, false);
 
 	if (r == 0)
-		*ns = now_ns() - t0;
+		*ns = eng_now_ns() - t0;
 	return r;
 }
 
 static int dev_write(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns)
 {
-	uint64_t t0 = now_ns();
+	uint64_t t0 = eng_now_ns();
 	int r = dev_xfer(t, (void *)buf, len, off, true);
 
 	if (r == 0)
-		*ns = now_ns() - t0;
+		*ns = eng_now_ns() - t0;
 	return r;
 }
 
