@@ -195,7 +195,7 @@ int analyze_file(const char *path)
 			oa_bracket_print(&a->br[m], m == 1, NULL);
 	if (a->runs == 0)
 		report_line("analyze: no align table or open-au run found in %s", path);
-	report_line("analyze: %u lines used, %u skipped", a->used, a->skipped);
+	report_line("analyze: %u of %u lines used, %u skipped", a->used, a->used + a->skipped, a->skipped);
 	len = a->runs ? FB_OK : FB_EDEV;
 	free(buf);
 	free(a);

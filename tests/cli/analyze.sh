@@ -16,7 +16,7 @@ for f in "$RUNS"/0*.txt; do
 	"$FB" --analyze "$f" >"$TMP/out" 2>"$TMP/err"; st=$?
 	OUT=$(cat "$TMP/out")
 	ok "$name: exit 0 or 1 (no table)" test $st -le 1
-	ok "$name: lines counted" grep -qE '^analyze: [0-9]+ lines used, [0-9]+ skipped$' <<<"$OUT"
+	ok "$name: lines counted" grep -qE '^analyze: [0-9]+ of [0-9]+ lines used, [0-9]+ skipped$' <<<"$OUT"
 	e=$(truth "$f" erase)
 	if [ "$e" != unknown ] && [ -n "$e" ]; then
 		while read -r size; do
@@ -96,7 +96,7 @@ done >"$TMP/runs" 2>/dev/null
 echo "^C" >>"$TMP/runs"
 expect_status 0 "--analyze - (standard input)" "$FB" --analyze - <"$TMP/runs"
 ok "open-au runs: 5 fast, 6 slow" grep -q '^verdict: open AUs (linear): 5 fast, 6 slow$' <<<"$OUT"
-ok "open-au runs: the stop line is no data" grep -q '^analyze: 28 lines used, 0 skipped$' <<<"$OUT"
+ok "open-au runs: the stop line is no data" grep -q '^analyze: 28 of 28 lines used, 0 skipped$' <<<"$OUT"
 expect_status 0 "--analyze --out" "$FB" --analyze "$TMP/runs" --out "$TMP/o"
 ok "--out: nothing on stdout" [ -z "$OUT" ]
 ok "--out: the verdicts in the file" grep -q '^verdict: open AUs' "$TMP/o"
