@@ -33,7 +33,8 @@ static char *fmt_scaled(char *buf, size_t len, const char *sign, double v,
 		v /= step;
 		i++;
 	}
-	snprintf(buf, len, "%s%.3g%s%s", sign, v, units[i], tail);
+	/* Past the largest unit: whole numbers, never "2.78e+05s". */
+	snprintf(buf, len, v >= 1000 ? "%s%.0f%s%s" : "%s%.3g%s%s", sign, v, units[i], tail);
 	return buf;
 }
 

@@ -47,6 +47,7 @@ int main(void)
 	CHECK_STR(tm(999700), "1ms");		/* the original printed "1e+03µ" */
 	CHECK_STR(tm(-12300), "-12.3µs");	/* negative diffs keep their unit */
 	CHECK_STR(tm(2.5e9), "2.5s");
+	CHECK_STR(tm(2.78271e14), "278271s");	/* 77 hours: no exponent */
 	CHECK_STR(tm(977), "977ns");
 	UNIT_DONE();
 }
