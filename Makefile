@@ -50,9 +50,9 @@ FUZZ_BINS = tests/fuzz/fuzz_parse tests/fuzz/fuzz_args
 tests/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(LIB_SRCS) $(wildcard src/*.h)
 	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) -lm
 
-# main.c as fb_main(); the harness brings its own target_open() (sim: only).
-tests/fuzz/fuzz_args: tests/fuzz/fuzz_args.c $(SRCS) $(wildcard src/*.h)
-	clang $(FUZZ_FLAGS) -Dmain=fb_main -o $@ $< $(filter-out src/target.c,$(SRCS)) -lm
+# cli_parse() in-process: no main(), no device opened.
+tests/fuzz/fuzz_args: tests/fuzz/fuzz_args.c $(LIB_SRCS) $(wildcard src/*.h)
+	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) -lm
 
 fuzz: flashbench $(FUZZ_BINS)
 	tests/fuzz/run.sh $(FUZZ_SECONDS)

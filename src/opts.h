@@ -40,6 +40,10 @@ struct fb_opts {
 	const char *analyze;
 	const char *out;
 	const char *device;
+	/* what followed the options (getopt moves them to the end of argv):
+	 * DEVICE, or the stray arguments --analyze refuses */
+	char **args;
+	int nargs;
 	/* --readahead: request-size (or kernel readahead) sweep */
 	bool readahead;
 	bool buffered;		/* set the kernel readahead, read through the cache */

@@ -1,0 +1,339 @@
+/*
+ * The command line, in-process: cli_parse() fills every option, refuses
+ * each bad input with one line naming the option and the value, and can
+ * run again and again in one process (getopt reset). cli_check_geometry()
+ * against made-up targets, cli_usage() into memory.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+
+#include "cli.h"
+#include "opts.h"
+#include "target.h"
+#include "unit.h"
+
+#define KiB 1024ull
+#define MiB (1024ull * 1024)
+#define MAX_ARGS 24
+
+static char err[1024];
+static struct fb_opts o;
+static char *argv_[MAX_ARGS + 2];
+
+/* cli_parse() of "flashbench" and the words up to NULL. */
+static int parse(const char *first, ...)
+{
+	va_list ap;
+	int argc = 0;
+
+	argv_[argc++] = "flashbench";
+	va_start(ap, first);
+	for (const char *a = first; a && argc <= MAX_ARGS; a = va_arg(ap, const char *))
+		argv_[argc++] = (char *)a;
+	va_end(ap);
+	argv_[argc] = NULL;
+	return cli_parse(argc, argv_, &o, err, sizeof(err));
+}
+
+#define P(...) parse(__VA_ARGS__, (const char *)NULL)
+/* A usage error with exactly this message. */
+#define BAD(msg, ...) do { \
+	CHECK(P(__VA_ARGS__) == FB_EUSAGE); \
+	CHECK_STR(err, msg); \
+} while (0)
+
+static void defaults(void)
+{
+	CHECK(P("-a", "sim:") == FB_OK);
+	CHECK_STR(err, "");
+	CHECK_STR(o.device, "sim:");
+	CHECK(o.align && !o.scatter && !o.find_fat && !o.open_au && !o.interval);
+	CHECK(!o.readahead && !o.find_open_au && !o.random && !o.verbose);
+	CHECK(o.blocksize == 16 * KiB);
+	CHECK(o.erasesize == 4 * MiB && !o.erasesize_set);
+	CHECK(o.offset == 16 * MiB && !o.offset_set);	/* 16 MiB, rounded up to 4 MiB */
+	CHECK(o.count == 8 && o.open_au_nr == 2 && o.fat_nr == 6);
+	CHECK(o.scatter_order == 9 && o.scatter_span == 1 && o.interval_order == 10);
+	CHECK(o.min_size == 4 * KiB && o.max_size == 8 * MiB && o.size == 0 && o.runs == 2);
+	CHECK(o.plateau == 5 && o.max_write == 0 && o.max_time == 0);
+	CHECK(!o.out && !o.analyze && !o.backup && !o.restore && !o.preserve);
+	CHECK(o.nargs == 1 && o.args[0] == o.device);
+	/* the default offset is 16 MiB rounded up to the erase size */
+	CHECK(P("-a", "-e", "12M", "-b", "1M", "sim:") == FB_OK && o.offset == 24 * MiB);
+	CHECK(P("-a", "-e", "32M", "sim:") == FB_OK && o.offset == 32 * MiB);
+}
+
+static void short_options(void)
+{
+	CHECK(P("-a", "-s", "-f", "-O", "-r", "-i", "-v", "sim:") == FB_OK);
+	CHECK(o.align && o.scatter && o.find_fat && o.open_au && o.random && o.interval &&
+	      o.verbose);
+	CHECK(P("-asfOriv", "sim:") == FB_OK);	/* clustered */
+	CHECK(o.align && o.scatter && o.find_fat && o.open_au && o.random && o.interval &&
+	      o.verbose);
+	CHECK(P("-O", "-c", "3", "-b", "32K", "-e", "8M", "-o", "out.txt", "sim:") == FB_OK);
+	CHECK(o.count == 3 && o.blocksize == 32 * KiB && o.erasesize == 8 * MiB);
+	CHECK(o.erasesize_set);
+	CHECK_STR(o.out, "out.txt");
+	CHECK(P("-O", "-c3", "-b32K", "-e8M", "-oout", "sim:") == FB_OK);	/* attached */
+	CHECK(o.count == 3 && o.blocksize == 32 * KiB && o.erasesize == 8 * MiB);
+	CHECK_STR(o.out, "out");
+	CHECK(P("-vab1M", "-c1", "sim:") == FB_OK);	/* value at the end of a cluster */
+	CHECK(o.verbose && o.align && o.blocksize == MiB && o.count == 1);
+	CHECK(P("-h") == CLI_HELP);
+	CHECK(P("-a", "-h", "sim:") == CLI_HELP);
+	CHECK(P("sim:", "-a") == FB_OK && o.align);	/* options after DEVICE, as getopt does */
+	CHECK_STR(o.device, "sim:");
+}
+
+static void long_tests(void)
+{
+	CHECK(P("--align", "--scatter", "--find-fat", "--open-au", "--interval", "--readahead",
+		"--find-open-au", "--erasesize=4M", "sim:") == FB_OK);
+	CHECK(o.align && o.scatter && o.find_fat && o.open_au && o.interval && o.readahead &&
+	      o.find_open_au);
+	CHECK(P("--random", "--verbose", "--no-early-stop", "-O", "sim:") == FB_OK);
+	CHECK(o.random && o.verbose && o.no_early_stop);
+	CHECK(P("--preserve", "--backup=b.backup", "-O", "sim:") == FB_OK);
+	CHECK(o.preserve);
+	CHECK_STR(o.backup, "b.backup");
+	CHECK(P("--restore=b.backup", "sim:") == FB_OK);
+	CHECK_STR(o.restore, "b.backup");
+	CHECK_STR(o.device, "sim:");
+	CHECK(P("--analyze=saved.txt", "--out=o.txt") == CLI_ANALYZE);
+	CHECK_STR(o.analyze, "saved.txt");
+	CHECK_STR(o.out, "o.txt");
+	CHECK(o.nargs == 0);
+	/* --analyze leaves its stray arguments and tests to analyze_main() */
+	CHECK(P("--analyze", "-", "-a", "sim:", "x") == CLI_ANALYZE);
+	CHECK(o.nargs == 2 && o.align);
+	CHECK_STR(o.args[0], "sim:");
+	CHECK_STR(o.args[1], "x");
+	CHECK(P("--list-sims") == CLI_LIST_SIMS);
+	CHECK(P("--version") == CLI_VERSION);
+	CHECK(P("--help") == CLI_HELP);
+}
+
+static void long_values(void)
+{
+	CHECK(P("-O", "--scatter-order=4", "--scatter-span=3", "--fat-nr=7", "--open-au-nr=16",
+		"--offset=0x100000", "--interval-order=20", "--count=5", "--blocksize=8K",
+		"--erasesize=1MiB", "--out", "f", "sim:") == FB_OK);
+	CHECK(o.scatter_order == 4 && o.scatter_span == 3 && o.fat_nr == 7);
+	CHECK(o.open_au_nr == 16 && o.offset == MiB && o.offset_set);
+	CHECK(o.interval_order == 20 && o.count == 5);
+	CHECK(o.blocksize == 8 * KiB && o.erasesize == MiB);
+	CHECK_STR(o.out, "f");
+	CHECK(P("--readahead", "--min-size", "8K", "--max-size=1M", "--size=4M", "--runs=16",
+		"--plateau=2.5", "sim:") == FB_OK);
+	CHECK(o.min_size == 8 * KiB && o.max_size == MiB && o.size == 4 * MiB && o.runs == 16);
+	CHECK(o.plateau == 2.5);
+	CHECK(P("--readahead", "--buffered", "sim:") == FB_OK && o.buffered);
+	CHECK(P("--find-open-au", "-e", "4M", "--max-write=1G", "--max-time=2m", "sim:") == FB_OK);
+	CHECK(o.max_write == 1024 * MiB && o.max_time == 120ull * 1000000000);
+	CHECK(P("--find-open-au", "-a", "sim:") == FB_OK);	/* takes -a's verdict */
+	CHECK(P("--offset=0", "-O", "sim:") == FB_OK && o.offset == 0 && o.offset_set);
+	CHECK(P("--al", "--blocks=1M", "sim:") == FB_OK);	/* unique prefixes */
+	CHECK(o.align && o.blocksize == MiB);
+}
+
+static void sizes(void)
+{
+	static const struct { const char *text; uint64_t bytes; } s[] = {
+		{ "512", 512 }, { "0x200", 512 }, { "16K", 16 * KiB }, { "16k", 16 * KiB },
+		{ "16KiB", 16 * KiB }, { "4M", 4 * MiB }, { "4MiB", 4 * MiB },
+		{ "1.5M", 3 * MiB / 2 }, { "1G", 1024 * MiB }, { "8388608", 8 * MiB },
+	};
+
+	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++) {
+		CHECK(P("-O", "-e", "2G", "-b", s[i].text, "sim:") == FB_OK);
+		CHECK(o.blocksize == s[i].bytes);
+		CHECK(P("-O", "-e", s[i].text, "-b", "512", "sim:") == FB_OK);
+		CHECK(o.erasesize == s[i].bytes);
+	}
+}
+
+static void bad_values(void)
+{
+	BAD("--blocksize: invalid size 'abc'", "-O", "-b", "abc", "sim:");
+	BAD("--blocksize: size must not be zero: '0'", "-O", "-b", "0", "sim:");
+	BAD("--erasesize: invalid size '-4M'", "-O", "-e", "-4M", "sim:");
+	BAD("--erasesize: invalid size '99999999999999999999'", "-O", "-e",
+	    "99999999999999999999", "sim:");
+	BAD("--erasesize: invalid size '17179869184G'", "-O", "-e", "17179869184G", "sim:");
+	BAD("--blocksize 8388608 is larger than --erasesize 4194304", "-O", "-b", "8M", "-e", "4M",
+	    "sim:");
+	BAD("--open-au-nr: '0' is not a whole number from 1 to 4096", "-O", "--open-au-nr=0",
+	    "sim:");
+	BAD("--open-au-nr: '-3' is not a whole number from 1 to 4096", "-O", "--open-au-nr=-3",
+	    "sim:");
+	BAD("--scatter-order: '17' is not a whole number from 0 to 16", "-s",
+	    "--scatter-order=17", "sim:");
+	BAD("--count: 'x' is not a whole number from 1 to 1000000", "-a", "-c", "x", "sim:");
+	BAD("--count: '0' is not a whole number from 1 to 1000000", "-a", "--count=0", "sim:");
+	BAD("--fat-nr: '0' is not a whole number from 1 to 4096", "-f", "--fat-nr=0", "sim:");
+	BAD("--scatter-span: '0' is not a whole number from 1 to 1048576", "-s",
+	    "--scatter-span=0", "sim:");
+	BAD("--interval-order: '21' is not a whole number from 0 to 20", "-i",
+	    "--interval-order=21", "sim:");
+	BAD("--runs: '17' is not a whole number from 1 to 16", "--readahead", "--runs=17", "sim:");
+	BAD("--offset: invalid size 'abc'", "-O", "--offset=abc", "sim:");
+	BAD("--min-size: size must not be zero: '0'", "--readahead", "--min-size=0", "sim:");
+	BAD("--max-size: invalid size '1x'", "--readahead", "--max-size=1x", "sim:");
+	BAD("--size: invalid size ''", "--readahead", "--size=", "sim:");
+	BAD("--max-write: size must not be zero: '0'", "--find-open-au", "--max-write=0", "sim:");
+	BAD("--max-time: invalid duration '0' (90s, 5m, 2h)", "--find-open-au", "--max-time=0",
+	    "sim:");
+	BAD("--max-time: invalid duration 'soon' (90s, 5m, 2h)", "--find-open-au",
+	    "--max-time=soon", "sim:");
+	BAD("--plateau: '100' is not a percentage from 0 to below 100", "--readahead",
+	    "--plateau=100", "sim:");
+	BAD("--plateau: '-1' is not a percentage from 0 to below 100", "--readahead",
+	    "--plateau=-1", "sim:");
+}
+
+static void bad_combinations(void)
+{
+	BAD("missing DEVICE (a block device, a file or sim:)", "-O");
+	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
+	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
+	BAD("no test selected: use --align, --scatter, --interval, --readahead, --open-au, "
+	    "--find-fat or --find-open-au (or --analyze FILE)", "sim:");
+	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
+	    "--preserve", "sim:");
+	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
+	BAD("--backup=b: only used with --preserve", "--backup=b", "-O", "sim:");
+	BAD("--find-open-au: needs --erasesize (or --align, to use its verdict)",
+	    "--find-open-au", "sim:");
+	BAD("--buffered only applies to --readahead", "--buffered", "-a", "sim:");
+	BAD("--min-size 65536 is larger than --max-size 4096", "--readahead", "--min-size=64K",
+	    "--max-size=4K", "sim:");
+	BAD("--min-size 3072 is not a power of two times the sector size", "--readahead",
+	    "--min-size=3K", "sim:");
+	/* the first problem, in the order of the options, is the one reported */
+	BAD("--blocksize: invalid size 'x'", "-b", "x", "-e", "y", "sim:");
+	BAD("--blocksize: invalid size 'x'", "-b", "x", "--help");
+	CHECK(P("--help", "-b", "x") == CLI_HELP);
+}
+
+static void getopt_errors(void)
+{
+	BAD("unrecognized option '--frobnicate'", "--frobnicate", "sim:");
+	BAD("unrecognized option '--frobnicate=3'", "-a", "--frobnicate=3", "sim:");
+	CHECK(P("--help", "--frobnicate") == CLI_HELP);
+	BAD("invalid option '-x'", "-x", "sim:");
+	BAD("invalid option '-x'", "-axO", "sim:");	/* inside a cluster */
+	BAD("invalid option '-:'", "-:", "sim:");
+	BAD("option '--blocksize' requires an argument", "-a", "--blocksize");
+	BAD("option '--blocksize' requires an argument", "-a", "--blocks");
+	BAD("option '--open-au-nr' requires an argument", "-O", "--open-au-nr");
+	BAD("option '-b' requires an argument", "-a", "-b");
+	BAD("option '-c' requires an argument", "-avc");
+	BAD("option '--open' is ambiguous; possibilities: '--open-au' '--open-au-nr'", "--open",
+	    "sim:");
+	BAD("option '--align' doesn't allow an argument", "--align=3", "sim:");
+	BAD("option '--help' doesn't allow an argument", "--help=3");
+	/* "--" ends the options: what follows is DEVICE, even "-a" */
+	BAD("no test selected: use --align, --scatter, --interval, --readahead, --open-au, "
+	    "--find-fat or --find-open-au (or --analyze FILE)", "--", "-a");
+	CHECK(P("-a", "--", "-weird-device") == FB_OK);
+	CHECK_STR(o.device, "-weird-device");
+}
+
+/* getopt keeps state between calls; cli_parse must start afresh each time. */
+static void again_and_again(void)
+{
+	char *v[] = { "flashbench", "sim:", "-O", "-e", "1M", NULL }, *w[6];
+
+	memcpy(w, v, sizeof(v));
+	CHECK(cli_parse(5, v, &o, err, sizeof(err)) == FB_OK);
+	CHECK(o.open_au && o.erasesize == MiB);
+	CHECK_STR(o.device, "sim:");
+	CHECK(cli_parse(5, v, &o, err, sizeof(err)) == FB_OK);	/* argv as getopt left it */
+	CHECK(o.open_au && o.erasesize == MiB);
+	CHECK_STR(o.device, "sim:");
+	CHECK(cli_parse(5, w, &o, err, sizeof(err)) == FB_OK);
+	CHECK_STR(o.device, "sim:");
+	/* an error in the middle of "-axO" leaves getopt inside the cluster */
+	BAD("invalid option '-x'", "-axO", "sim:");
+	CHECK(P("-O", "sim:") == FB_OK && o.open_au && !o.align);
+	BAD("--count: 'x' is not a whole number from 1 to 1000000", "-c", "x", "sim:");
+	CHECK(P("-s", "sim:") == FB_OK && o.scatter && o.count == 8);	/* defaults again */
+	for (int i = 0; i < 100; i++)
+		CHECK(P("-a", "-c", "2", "sim:") == FB_OK && o.count == 2);
+}
+
+/* A message cut to the buffer, never past it. */
+static void small_buffer(void)
+{
+	char *v[] = { "flashbench", "-b", "abc", "sim:", NULL };
+	char small[8];
+
+	memset(small, 'x', sizeof(small));
+	CHECK(cli_parse(4, v, &o, small, sizeof(small)) == FB_EUSAGE);
+	CHECK_STR(small, "--block");
+	CHECK(cli_parse(4, v, &o, NULL, 0) == FB_EUSAGE);
+}
+
+static void geometry(void)
+{
+	static struct target t;
+
+	snprintf(t.path, sizeof(t.path), "sim:");
+	t.sector = 512;
+	CHECK(P("-O", "-b", "4K", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	t.sector = 4096;
+	CHECK(P("-O", "-b", "2K", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--blocksize 2048 is not a multiple of the 4096-byte sector of sim:");
+	CHECK(P("-a", "-b", "4K", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--blocksize 4096: --align reads half a block across each boundary, so "
+		  "the block size must be at least twice the 4096-byte sector");
+	t.sector = 512;
+	CHECK(P("-O", "-e", "1000000", "-b", "512", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--erasesize 1000000 is not a multiple of the 512-byte sector of sim:");
+	CHECK(P("-O", "--offset=1000", "-e", "1M", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--offset 1000 is not a multiple of the 512-byte sector of sim:");
+	t.sim = true;
+	CHECK(P("--readahead", "--buffered", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK(strstr(err, "--buffered: sim: is simulated") == err);
+}
+
+static void usage_text(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	cli_usage(f);
+	fclose(f);
+	CHECK(strstr(text, "Usage: flashbench TEST [OPTIONS] DEVICE\n") == text);
+	CHECK(strstr(text, "--open-au-nr=N") != NULL);
+	CHECK(strstr(text, "within PCT% of the best") != NULL);	/* %% printed as % */
+	free(text);
+}
+
+int main(void)
+{
+	defaults();
+	short_options();
+	long_tests();
+	long_values();
+	sizes();
+	bad_values();
+	bad_combinations();
+	getopt_errors();
+	again_and_again();
+	small_buffer();
+	geometry();
+	usage_text();
+	UNIT_DONE();
+}
