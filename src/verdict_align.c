@@ -32,6 +32,10 @@
 #define VA_ABS_FRAC 0.02
 /* The upper level must be this much above the lower one. */
 #define VA_MIN_RATIO 1.25
+/* Steps must be this many times the largest negative diff (the noise). */
+#define VA_NOISE_STEPS 3
+/* More than one row in this many left out as outliers: no erase size. */
+#define VA_MAX_LEFT_OUT 4
 /* Levels of the two families agree above this fraction, differ below the next. */
 #define VA_FULL 0.8
 #define VA_PARTIAL 0.6
@@ -439,6 +443,33 @@ static unsigned drop_spikes(struct fam *f, double t)
 	return dropped;
 }
 
+/* The largest negative diff among the rows kept: how far noise alone moves a diff. */
+static double noise_level(const struct fam *p2, const struct fam *p3)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < p2->n; i++)
+		if (-p2->d[i] > worst)
+			worst = -p2->d[i];
+	for (size_t i = 0; i < p3->n; i++)
+		if (-p3->d[i] > worst)
+			worst = -p3->d[i];
+	return worst;
+}
+
+/* An erase size found in what is left of a table that lost many rows to
+ * outliers rests on too little: say so instead. */
+static void too_many_left_out(struct va_verdict *v, size_t n)
+{
+	char why[sizeof(v->erase_why)], a[FB_FMT_LEN];
+
+	if (v->erase_state != VA_FOUND || v->outliers * VA_MAX_LEFT_OUT <= n)
+		return;
+	snprintf(why, sizeof(why), "%s, but %u of %zu rows were left out as too noisy "
+		 "(try a larger --count)", fmt_size(a, sizeof(a), v->erase), v->outliers, n);
+	set_doubt(v, why);
+}
+
 void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
 {
 	struct fam *p2 = calloc(1, sizeof(*p2)), *p3 = calloc(1, sizeof(*p3));
@@ -469,6 +500,9 @@ void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
 			fam_add(p3, rows[i].b, rows[i].diff);
 	}
 	v->outliers += drop_spikes(p2, thr / VA_ABS_FRAC) + drop_spikes(p3, thr / VA_ABS_FRAC);
+	/* A negative diff is pure noise: no step smaller than thrice it counts. */
+	if (thr < VA_NOISE_STEPS * noise_level(p2, p3))
+		thr = VA_NOISE_STEPS * noise_level(p2, p3);
 	if (find_page(p2, thr, &page, &second)) {
 		page_text(v, p2, page, second);
 		from2 = page;
@@ -477,6 +511,7 @@ void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
 	erase_step(p2, from2, thr, &s2);
 	erase_step(p3, from3, thr, &s3);
 	judge_erase(p2, &s2, p3, &s3, from2, v);
+	too_many_left_out(v, n < VA_MAX_ROWS ? n : VA_MAX_ROWS);
 	if (v->erase_state == VA_NONE && v->page_state == VA_NONE)
 		no_pattern(v, rows, n < VA_MAX_ROWS ? n : VA_MAX_ROWS, thr);
 	free(p2);
