@@ -31,13 +31,17 @@ static void print_verbose(const struct fb_opts *o, const struct target *t)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], d[FB_FMT_LEN];
 
-	fprintf(stderr, "%s: %s, %llu bytes (%s), sector %u\n", t->path, t->ops->kind,
+	fprintf(stderr, "%s (%s), %llu bytes (%s), sector %u\n", t->path, t->ops->kind,
 		(unsigned long long)t->size, fmt_size(a, sizeof(a), t->size), t->sector);
 	fprintf(stderr, "blocksize %s, erasesize %s, offset %s, count %u, open-au-nr %u, "
 		"fat-nr %u, scatter-order %u, scatter-span %u, interval-order %u%s\n",
 		fmt_size(b, sizeof(b), o->blocksize), fmt_size(c, sizeof(c), o->erasesize),
 		fmt_size(d, sizeof(d), o->offset), o->count, o->open_au_nr, o->fat_nr,
 		o->scatter_order, o->scatter_span, o->interval_order, o->random ? ", random" : "");
+	if (o->readahead)
+		fprintf(stderr, "readahead: min-size %s, max-size %s, runs %u, plateau %g%%%s\n",
+			fmt_size(b, sizeof(b), o->min_size), fmt_size(c, sizeof(c), o->max_size),
+			o->runs, o->plateau, o->buffered ? ", buffered" : "");
 }
 
 static int open_target(const struct fb_opts *o, struct target **t)

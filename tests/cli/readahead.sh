@@ -245,4 +245,7 @@ if mountpoint -q /dev/shm && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then
 else
 	skip "no tmpfs at /dev/shm"
 fi
+# -v names the sweep's parameters too
+expect_status 0 "-v --readahead on sim:" "$FB" -v --readahead --runs=1 --min-size=64K --max-size=256K sim:
+ok "-v prints the readahead parameters" grep -q '^readahead: min-size 64KiB, max-size 256KiB, runs 1, plateau 5%$' <<<"$ERR"
 done_testing
