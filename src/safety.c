@@ -272,28 +272,36 @@ static int loop_backing(const char *loop, char *buf, size_t len)
 	return 0;
 }
 
-/* Is the regular file st the backing file of a loop device? */
-static int check_loop_backing(const struct stat *file, const char *path)
+/*
+ * Is the regular file (or, for a block device, any device of s) the
+ * backing of a loop device? Loop does not claim its backing device, so
+ * neither O_EXCL nor holders/ show it: a file system mounted through the
+ * loop device would be written under its feet.
+ */
+static int check_loop_backing(const struct stat *file, const struct devset *s, const char *path)
 {
 	char back[PATH_MAX];
 	struct dirent *e;
 	struct stat st;
 	DIR *d = opendir("/sys/block");
+	int r = FB_OK;
 
 	if (!d)
 		return FB_OK;
-	while ((e = readdir(d))) {
-		if (strncmp(e->d_name, "loop", 4) != 0 || loop_backing(e->d_name, back, sizeof(back)) < 0)
+	while (r == FB_OK && (e = readdir(d))) {
+		if (strncmp(e->d_name, "loop", 4) != 0 || loop_backing(e->d_name, back, sizeof(back)) < 0 ||
+		    stat(back, &st) < 0)
 			continue;
-		if (stat(back, &st) == 0 && st.st_dev == file->st_dev && st.st_ino == file->st_ino) {
-			fprintf(stderr, "flashbench: refusing to write to %s: it is the backing file "
-				"of /dev/%s\n", path, e->d_name);
-			closedir(d);
-			return FB_ESAFETY;
-		}
+		if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)
+			r = FB_ESAFETY;
+		else if (s && S_ISBLK(st.st_mode) && devset_find(s, st.st_rdev) >= 0)
+			r = FB_ESAFETY;
+		if (r != FB_OK)
+			fprintf(stderr, "flashbench: refusing to write to %s: %s is the backing %s "
+				"of /dev/%s\n", path, back, file ? "file" : "device", e->d_name);
 	}
 	closedir(d);
-	return FB_OK;
+	return r;
 }
 
 /* A simulated card writes only to its image= file, if it has one. */
@@ -321,12 +329,13 @@ int safety_check_writable(const char *path)
 		return FB_OK;	/* the open that follows names a missing path */
 	if (S_ISREG(st.st_mode)) {
 		r = check_swaps(NULL, &st, path);
-		return r != FB_OK ? r : check_loop_backing(&st, path);
+		return r != FB_OK ? r : check_loop_backing(&st, NULL, path);
 	}
 	if (!S_ISBLK(st.st_mode))
 		return FB_OK;
 	devset_of(st.st_rdev, path, &s);
-	if ((r = check_mounts(&s, path)) != FB_OK || (r = check_swaps(&s, NULL, path)) != FB_OK)
+	if ((r = check_mounts(&s, path)) != FB_OK || (r = check_swaps(&s, NULL, path)) != FB_OK ||
+	    (r = check_loop_backing(NULL, &s, path)) != FB_OK)
 		return r;
 	return check_holders(&s, path);
 }

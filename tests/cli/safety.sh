@@ -111,6 +111,28 @@ refused "loop backing file" "$TMP/whole.img" "$TMP/whole.img" "backing file of $
 refused "sim: image that backs a loop device" "sim:size=64M,image=$TMP/whole.img" "$TMP/whole.img" \
 	"backing file of $whole"
 
+# 4b. A block device that backs another loop device, whose file system is
+# mounted: loop claims nothing, so only the backing_file scan sees it.
+make_image "$TMP/lower.img" 64
+if make_loop "$TMP/lower.img"; then
+	lower=$LOOPDEV
+	if make_loop "$lower"; then
+		upper=$LOOPDEV
+		mkfs.ext4 -q -F "$upper" >/dev/null 2>&1
+		if mount -o ro "$upper" "$TMP/mnt2" 2>/dev/null; then
+			cleanup_add "umount $TMP/mnt2"
+			refused "block device under a mounted loop device" "$lower" "$TMP/lower.img" \
+				"$lower is the backing device of $upper"
+			umount "$TMP/mnt2"
+		else
+			skip "cannot mount $upper"
+		fi
+		losetup -d "$upper"
+		expect_status 0 "once the upper loop device is gone, $lower is written" \
+			"$FB" -f --fat-nr=1 --erasesize=1M "$lower"
+	fi
+fi
+
 # 5. --preserve round trips on a loop device: normal, SIGKILL + --restore.
 make_image "$TMP/dev.img" 48
 make_loop "$TMP/dev.img" || { fail "losetup"; done_testing; exit; }
