@@ -219,6 +219,15 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 			o->analyze);
 		return FB_EUSAGE;
 	}
+	{
+		const char *in[] = { o->analyze };
+		char err[8448];
+
+		if (report_check_out(o->out, in, 1, err, sizeof(err)) < 0) {
+			fprintf(stderr, "flashbench: %s\n", err);
+			return FB_EUSAGE;
+		}
+	}
 	if (report_open(o->out) < 0) {
 		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
 		return FB_EUSAGE;

@@ -64,6 +64,22 @@ static int open_target(const struct fb_opts *o, struct target **t)
 	return FB_EDEV;
 }
 
+/* --out must not land on the device, the simulated card's image or the backup. */
+static int check_out(const struct fb_opts *o)
+{
+	static struct sim_spec spec;	/* large: not on the stack */
+	const char *paths[3] = { o->device, NULL, o->backup };
+	char err[256];
+
+	if (strncmp(o->device, "sim:", 4) == 0 &&
+	    sim_spec_parse(o->device + 4, &spec, err, sizeof(err)) == 0 && spec.image[0])
+		paths[1] = spec.image;
+	if (report_check_out(o->out, paths, 3, usage_msg, sizeof(usage_msg)) == 0)
+		return FB_OK;
+	fprintf(stderr, "flashbench: %s\n", usage_msg);
+	return FB_EUSAGE;
+}
+
 static int run_tests(const struct fb_opts *o, struct target *t)
 {
 	int r = FB_OK;
@@ -97,6 +113,8 @@ static int run(struct fb_opts *o)
 	struct target *t;
 	int r;
 
+	if ((r = check_out(o)) != FB_OK)
+		return r;
 	if ((r = open_target(o, &t)) != FB_OK)
 		return r;
 	if (cli_check_geometry(o, t, usage_msg, sizeof(usage_msg)) != FB_OK) {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "report.h"
 #include "units.h"
@@ -19,6 +20,28 @@ int report_open(const char *path)
 		return 0;
 	out = fopen(path, "w");
 	return out ? 0 : -errno;
+}
+
+int report_check_out(const char *out, const char *const *paths, size_t n, char *err, size_t errlen)
+{
+	struct stat so, sp;
+
+	if (!out || stat(out, &so) < 0)
+		return 0;	/* a new file hurts nothing */
+	if (S_ISBLK(so.st_mode)) {
+		snprintf(err, errlen, "--out=%s: is a block device; results go to a file", out);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!paths[i] || stat(paths[i], &sp) < 0 || !S_ISREG(so.st_mode))
+			continue;
+		if (sp.st_dev == so.st_dev && sp.st_ino == so.st_ino) {
+			snprintf(err, errlen, "--out=%s: is %s itself; results go to another file",
+				 out, paths[i]);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int report_close(void)

@@ -11,6 +11,12 @@
 
 /* Send results to path (NULL: standard output). 0 or -errno. */
 int report_open(const char *path);
+/*
+ * Refuse an --out that would overwrite what is measured or read: a block
+ * device, or the same file as one of the n paths (NULL or missing ones
+ * are skipped). 0, or -1 with a one-line message (no prefix) in err.
+ */
+int report_check_out(const char *out, const char *const *paths, size_t n, char *err, size_t errlen);
 /* Flush and close; 0 or -errno when the output could not be written. */
 int report_close(void);
 

@@ -88,6 +88,11 @@ bad "no test selected" "no test selected" "$S"
 bad "DEVICE does not exist" "$TMP/nonexistent" -O "$TMP/nonexistent"
 bad "unknown option" "--frobnicate" --frobnicate "$S"
 bad "align blocksize below two sectors" "--blocksize 512" -a -b 512 "$S"
+bad "--out onto DEVICE itself" "--out=$S: is $S itself" -a -b 1M -o "$S" "$S"
+bad "--out onto the sim: image" "--out=$S: is $S itself" -a -b 1M -o "$S" "sim:size=64M,image=$S"
+cp "$TESTS_DIR/fixtures/realruns/004-readme-example-card-align.txt" "$TMP/saved.txt"
+bad "--out onto the --analyze input" "--out=$TMP/saved.txt: is $TMP/saved.txt itself" --analyze="$TMP/saved.txt" -o "$TMP/saved.txt"
+ok "--analyze input left as it was" cmp -s "$TMP/saved.txt" "$TESTS_DIR/fixtures/realruns/004-readme-example-card-align.txt"
 ok "bad input left the image byte-identical" [ "$(sha256sum <"$S")" = "$SUM2" ]
 
 # ---- past the end: refused before the first request, with the numbers
@@ -109,6 +114,9 @@ if is_root && losetup -f >/dev/null 2>&1; then
 	if make_loop "$TMP/loopimg"; then
 		run_modules "$LOOPDEV" "loop device"
 		bad "loop: open-au past the end" "but $LOOPDEV has only 67108864 bytes" -O -e 4M --open-au-nr=3 "$LOOPDEV"
+		lsum=$(sha256sum <"$LOOPDEV")
+		bad "loop: --out onto a block device" "--out=$LOOPDEV: is a block device" -a -b 1M -c 1 -o "$LOOPDEV" "$IMG"
+		ok "loop: --out refused, device unchanged" [ "$(sha256sum <"$LOOPDEV")" = "$lsum" ]
 	else
 		fail "could not attach a loop device"
 	fi
