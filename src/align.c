@@ -19,9 +19,19 @@
  * The largest boundary measured: the largest power of two that lies at
  * least twice in the device (as the original did: 1 GiB on a 4 GB card).
  */
+uint64_t align_pow2_ceil(uint64_t x)
+{
+	uint64_t p = 1;
+
+	while (p < x && p <= UINT64_MAX / 2)
+		p *= 2;
+	return p;
+}
+
 uint64_t align_max_boundary(uint64_t size, uint64_t bs)
 {
-	uint64_t b = bs * 2;
+	/* Powers of two even when the block size is not one (-b 3072). */
+	uint64_t b = align_pow2_ceil(bs * 2);
 
 	while (b * 4 <= size && b * 4 > b)
 		b *= 2;

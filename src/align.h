@@ -11,6 +11,8 @@ struct align_row {
 	double pre, on, post, diff;	/* ns */
 };
 
+/* The smallest power of two >= x. */
+uint64_t align_pow2_ceil(uint64_t x);
 /* The largest power-of-two boundary the align test starts from. */
 uint64_t align_max_boundary(uint64_t size, uint64_t bs);
 /* Measure one boundary b (any multiple of the sector, e.g. 3 x 2^n). */

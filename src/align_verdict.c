@@ -36,7 +36,8 @@ static struct va_row printed(const struct align_row *r)
 /* The largest 3 x 2^n boundary that lies at least twice in the device. */
 static uint64_t max_3x(uint64_t size, uint64_t bs)
 {
-	uint64_t b = 3 * bs;
+	/* The smallest 3 x 2^k at or above twice the block size. */
+	uint64_t b = 3 * align_pow2_ceil((2 * bs + 2) / 3);
 
 	if (b * 2 > size)
 		return 0;

@@ -60,6 +60,13 @@ for b in $(awk '$1 == "align" && $2 > 1048576 && $2 % 3145728 == 0 { print $2 }'
 done
 ok "3MiB card: no power-of-two boundary is a clean erase boundary" [ "$pow2_erase" -eq 0 ]
 
+# ---- a block size that is no power of two still measures power-of-two boundaries
+expect_status 0 "align -b 3072" "$FB" -a -b 3072 sim:
+ok "-b 3072: the first block of rows is 2GiB down to 8KiB" \
+	[ "$(awk '$1 == "align" { print $2 }' <<<"$OUT" | head -19 | tr '\n' ' ')" = "$(for ((b = 2147483648; b >= 8192; b /= 2)); do printf '%d ' $b; done)" ]
+ok "-b 3072: the 3 x 2^n block starts at 6KiB" grep -q '^align 6144	' <<<"$OUT"
+ok "-b 3072: erase block 4MiB" grep -q '^verdict: erase block 4MiB ' <<<"$OUT"
+
 # ---- open-au: N <= slots stays fast; N > slots halves line by line
 rates() { awk '{ print $2 }' <<<"$1" | while read -r r; do to_num "$r"; done; }
 expect_status 0 "open-au at N = slots" "$FB" -O --open-au-nr=5 -b 16K sim:
