@@ -22,9 +22,15 @@ void eng_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART needed: the request in flight completes, then we stop. */
+	/* No SA_RESTART needed: the request in flight completes, then we stop.
+	 * A dropped terminal (HUP) or Ctrl-\\ (QUIT) must not skip the clean-up
+	 * either: the readahead to restore, the data to put back. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	/* A closed pipe (| head) is an error on the output, not a death. */
+	signal(SIGPIPE, SIG_IGN);
 }
 
 void *eng_buffer(struct target *t, size_t len)

@@ -88,12 +88,13 @@ ok "SIGTERM: data back" [ "$(sum "$img")" = "$before" ]
 expect_status 130 "SIGHUP" shim FB_SIGNAL_PWRITE_AT=9 FB_SIGNAL=1 "$FB" $W --preserve --backup="$TMP/b7" "$img"
 ok "SIGHUP (terminal gone): data back" [ "$(sum "$img")" = "$before" ]
 
-# Ctrl-\ (SIGQUIT) during the restore waits until the data is back: the
-# one write of the test is pwrite 1, the restore's is pwrite 2.
+# Ctrl-\ (SIGQUIT) during the restore waits until the data is back (it
+# is caught like SIGINT; the test had already ended, so the run ends as
+# done): the one write of the test is pwrite 1, the restore's is pwrite 2.
 ( ulimit -c 0; exec env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=2 FB_SIGNAL=3 "$FB" -f --fat-nr=1 \
 	--erasesize=1M --blocksize=1M --preserve --backup="$TMP/bq" "$img" >/dev/null 2>"$TMP/err" )
 st=$?
-ok "SIGQUIT during the restore: killed only after it (status $st)" [ "$st" -eq 131 ]
+ok "SIGQUIT during the restore: not killed by it (status $st)" [ "$st" -eq 0 ]
 ok "SIGQUIT: restored" grep -q "restored 1048576 bytes, verified" "$TMP/err"
 ok "SIGQUIT: data back" [ "$(sum "$img")" = "$before" ]
 

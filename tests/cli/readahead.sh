@@ -175,6 +175,15 @@ ok "SIGINT: the 64KiB row was printed" grep -qE '^    +64KiB( +[0-9.]+){32}$' <<
 ok "SIGINT: no marker on a partial sweep" [ "$(grep -c '^==> ' <<<"$OUT")" -eq 0 ]
 ok "SIGINT: says it was interrupted" grep -q '^interrupted by signal 2' <<<"$OUT"
 
+# A dropped terminal (SIGHUP) restores the readahead too.
+"$FB" --readahead --buffered -v --min-size=64K --size=64M --runs=16 "$DEV" >/dev/null 2>"$TMP/hup.err" &
+pid=$!
+for _ in $(seq 600); do grep -q '^readahead: 64KiB:' "$TMP/hup.err" && break; sleep 0.05; done
+kill -HUP "$pid"
+wait "$pid"; st=$?
+ok "SIGHUP: exit 130 (got $st)" [ "$st" -eq 130 ]
+ok "SIGHUP: readahead restored to 968 (now $(blockdev --getra "$DEV"))" [ "$(blockdev --getra "$DEV")" -eq 968 ]
+
 # Bad usage with --buffered changes nothing either.
 expect_status 2 "buffered with bad sizes" "$FB" --readahead --buffered --min-size=2M --max-size=1M "$DEV"
 ok "bad usage left the readahead alone" [ "$(blockdev --getra "$DEV")" -eq 968 ]
