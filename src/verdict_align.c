@@ -489,6 +489,13 @@ void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
 			pre[np++] = rows[i].pre;
 	if (np)
 		thr = VA_ABS_FRAC * stats_median(pre, np);
+	if (thr <= 0) {
+		/* No read took any time: the original printed failed reads as 0. */
+		no_pattern(v, rows, n < VA_MAX_ROWS ? n : VA_MAX_ROWS, 0);
+		free(p2);
+		free(p3);
+		return;
+	}
 	for (size_t i = 0; i < n && i < VA_MAX_ROWS; i++) {
 		if (outlier(&rows[i], thr / VA_ABS_FRAC)) {
 			v->outliers++;
