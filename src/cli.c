@@ -314,6 +314,9 @@ static int check_opts(struct fb_opts *o, char *err, size_t len)
 	if (o->blocksize > o->erasesize)
 		return usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
 				 (unsigned long long)o->blocksize, (unsigned long long)o->erasesize);
+	if (o->scatter && o->scatter_span > UINT64_MAX / 2 / o->blocksize)
+		return usage_err(err, len, "--scatter-span %u times --blocksize %llu overflows",
+				 o->scatter_span, (unsigned long long)o->blocksize);
 	if (!o->offset_set) {
 		/* 16 MiB rounded up to the erase size, as the original did. */
 		o->offset = (16 * MiB + o->erasesize - 1) / o->erasesize * o->erasesize;

@@ -65,8 +65,8 @@ int parse_size(const char *s, uint64_t *out)
 		return -1;
 	if (*end == '.' && !(s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))) {
 		/* A fraction: only meaningful with a suffix, result must be whole. */
-		char *fend;
-		double frac = strtod(end, &fend);
+		char *fend = end + 1 + strspn(end + 1, "0123456789");
+		double frac = strtod(end, NULL);	/* digits only: no "1.5e3K" */
 		long double v;
 
 		shift = suffix_shift(fend);

@@ -174,6 +174,9 @@ static void bad_values(void)
 	BAD("--fat-nr: '0' is not a whole number from 1 to 4096", "-f", "--fat-nr=0", "sim:");
 	BAD("--scatter-span: '0' is not a whole number from 1 to 1048576", "-s",
 	    "--scatter-span=0", "sim:");
+	/* blocksize x span wrapped to 0 once, and read nothing at offsets past the end */
+	BAD("--scatter-span 16 times --blocksize 1152921504606846976 overflows", "-s",
+	    "-b", "1048576T", "-e", "1048576T", "--scatter-span=16", "sim:");
 	BAD("--interval-order: '21' is not a whole number from 0 to 20", "-i",
 	    "--interval-order=21", "sim:");
 	BAD("--runs: '17' is not a whole number from 1 to 16", "--readahead", "--runs=17", "sim:");

@@ -46,6 +46,10 @@ int main(void)
 	CHECK(size_bad("4MiBs"));
 	CHECK(size_bad("1.5"));				/* fraction without a suffix */
 	CHECK(size_bad("1.0000001K"));			/* not a whole number of bytes */
+	CHECK(size_bad("1.5e3K"));			/* no exponent (was 501KiB) */
+	CHECK(size_bad("1.0e1K"));
+	CHECK(size_bad("1.K"));
+	CHECK(size_is("0.5K", 512));
 	CHECK(size_bad("18446744073709551616"));	/* 2^64 */
 	CHECK(size_bad("17179869184G"));		/* overflow through the suffix */
 	CHECK(size_bad("0x"));
