@@ -337,30 +337,44 @@ static int write_sectors(struct target *t, const unsigned char *want, size_t len
 	return bad;
 }
 
-/* Write the regions back from the file. 0, or the last -errno. */
-static int copy_in(struct preserve *p, struct target *t, void *buf)
+/*
+ * Write region e back from its data at pos in the file. A read error in
+ * the file ends this region only (reported): the caller goes on with the
+ * others. 0, or the last -errno.
+ */
+static int copy_region(struct preserve *p, struct target *t, void *buf,
+		       const struct bk_entry *e, uint64_t pos)
 {
-	uint64_t pos = p->data_off, ns;
+	uint64_t ns;
 	int r, bad = 0;
 
-	for (uint32_t i = 0; i < p->nr; i++) {
-		struct bk_entry *e = &p->e[i];
+	for (uint64_t done = 0; done < e->len;) {
+		size_t n = chunk_len(t, e->len - done);
 
-		for (uint64_t done = 0; done < e->len;) {
-			size_t n = chunk_len(t, e->len - done);
-
-			if ((r = pread_exact(p->fd, buf, n, pos)) < 0) {
-				fprintf(stderr, "flashbench: restore: cannot read %s: %s\n",
-					p->file, strerror(-r));
-				return r;
-			}
-			if (target_write(t, buf, n, e->off + done, &ns) < 0 &&
-			    (r = write_sectors(t, buf, n, e->off + done)) < 0)
-				bad = r;
-			done += n;
-			pos += n;
+		if ((r = pread_exact(p->fd, buf, n, pos + done)) < 0) {
+			fprintf(stderr, "flashbench: restore: cannot read %s at offset %llu: %s; "
+				"offset %llu, length %llu of the device is not restored\n", p->file,
+				(unsigned long long)(pos + done), strerror(-r),
+				(unsigned long long)e->off, (unsigned long long)e->len);
+			return r;
 		}
+		if (target_write(t, buf, n, e->off + done, &ns) < 0 &&
+		    (r = write_sectors(t, buf, n, e->off + done)) < 0)
+			bad = r;
+		done += n;
 	}
+	return bad;
+}
+
+/* Write every region back, whatever failed before it. 0, or the last -errno. */
+static int copy_in(struct preserve *p, struct target *t, void *buf)
+{
+	uint64_t pos = p->data_off;
+	int r, bad = 0;
+
+	for (uint32_t i = 0; i < p->nr; pos += p->e[i].len, i++)
+		if ((r = copy_region(p, t, buf, &p->e[i], pos)) < 0)
+			bad = r;
 	if (t->fd >= 0 && fsync(t->fd) < 0 && errno != EINVAL)
 		bad = -errno;
 	return bad;
@@ -462,8 +476,14 @@ static int check_data(struct preserve *p)
 
 	for (uint32_t i = 0; i < p->nr; i++)
 		total += p->e[i].len;
-	if (!buf || fstat(p->fd, &st) < 0 || total != p->total ||
-	    (uint64_t)st.st_size != p->data_off + p->total) {
+	if (!buf || fstat(p->fd, &st) < 0) {
+		/* No size to compare with (st is not filled in): say why instead. */
+		fprintf(stderr, "flashbench: --restore: cannot check %s: %s; refusing it\n",
+			p->file, strerror(buf ? errno : ENOMEM));
+		free(buf);
+		return FB_ESAFETY;
+	}
+	if (total != p->total || (uint64_t)st.st_size != p->data_off + p->total) {
 		fprintf(stderr, "flashbench: --restore: %s is truncated or damaged: %llu bytes, "
 			"expected %llu; refusing it\n", p->file, (unsigned long long)st.st_size,
 			(unsigned long long)(p->data_off + p->total));
@@ -491,6 +511,24 @@ static int check_data(struct preserve *p)
 	return FB_OK;
 }
 
+/* Can region e be written to t as it is? Says why not. */
+static bool region_fits(const struct preserve *p, const struct bk_entry *e,
+		       const struct target *t, const char *device)
+{
+	const char *why = NULL;
+
+	if (e->off % t->sector || e->len % t->sector)
+		why = "is not aligned to the device's sectors";
+	else if (e->off + e->len > t->size || e->off + e->len < e->off)
+		why = "lies past the end of the device";
+	if (why)
+		fprintf(stderr, "flashbench: --restore: %s: the region at offset %llu, length %llu "
+			"%s (%s: %u-byte sectors, %llu bytes); refusing it\n", p->file,
+			(unsigned long long)e->off, (unsigned long long)e->len, why, device,
+			t->sector, (unsigned long long)t->size);
+	return why == NULL;
+}
+
 /* Is t the device the backup was made of? Size, identity, then the samples. */
 int backup_match(struct preserve *p, struct target *t, const char *device)
 {
@@ -505,11 +543,9 @@ int backup_match(struct preserve *p, struct target *t, const char *device)
 			(unsigned long long)p->size, device, id, (unsigned long long)t->size);
 		return FB_ESAFETY;
 	}
-	for (uint32_t i = 0; i < p->nr; i++) {
-		if (p->e[i].off % t->sector || p->e[i].len % t->sector ||
-		    p->e[i].off + p->e[i].len > t->size || p->e[i].off + p->e[i].len < p->e[i].off)
+	for (uint32_t i = 0; i < p->nr; i++)
+		if (!region_fits(p, &p->e[i], t, device))
 			return FB_ESAFETY;
-	}
 	if (!(buf = io_buffer(t)))
 		return FB_EDEV;
 	for (uint32_t i = p->nr; i < p->nr + p->ns; i++) {

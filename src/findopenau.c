@@ -8,12 +8,31 @@
  * size, each writing erase/8 bytes to each erase block (not a whole
  * erase block: that is what makes the search cheap), continuing where
  * the previous line stopped, so the card sees the same interleaved,
- * ever-forward writes as in --open-au. Before its lines a probe writes
- * one unmeasured chunk to each of its erase blocks, so erase blocks left
- * open by the previous probe are closed before the measurement. Every
- * line also shows the slowest erase block: with --random, N = limit + 1
- * makes one erase block collect garbage while the others stay fast.
+ * ever-forward writes as in --open-au.
+ *
+ * Probes must not disturb each other, and no write may go backwards into
+ * an erase block the card may still hold open: on a card with random-
+ * write slots that switches the block to random mode, and the next probe
+ * would measure that mode instead of the open-AU limit. So each erase
+ * block keeps its cursor from one probe to the next, and wraps to its
+ * start only after its end was written. Before its lines a probe writes,
+ * unmeasured and forward: first the rest of every erase block a probe
+ * that was not fast left half-written (the card may have garbage-collected
+ * it mid-way; continued, it would open mid-way and cost a copy of its
+ * front when it fills), then one chunk to each of its erase blocks, so
+ * the card opens them and evicts what the previous probe left open before
+ * the measurement starts.
+ *
+ * Every line also shows the slowest erase block: with --random, N = limit
+ * + 1 makes one erase block collect garbage while the others stay fast.
  * A probe stops as soon as the garbage-collection signature is clear.
+ *
+ * An inconclusive probe ends the growth only when a smaller N was fast:
+ * then it is the upper end of a bracket. Before any probe was fast there
+ * is nothing to bracket with, so the search goes on looking for a slow N
+ * (an upper bound is still worth knowing) and then bisects down to the
+ * largest N that is not slow; the last line says the bracket has no fast
+ * lower end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,11 +55,13 @@ struct fau {
 	struct target *t;
 	void *buf;
 	uint64_t cursor[FAU_MAX_NR];	/* next offset inside each erase block */
+	bool dirty[FAU_MAX_NR];		/* half-written during a probe that was not fast */
 	uint64_t ns[FAU_MAX_NR];	/* time of each erase block in this line */
 	uint64_t top;			/* largest block size of a probe */
 	uint64_t written, spent;	/* bytes, ns of device time */
 	struct oa_run base;		/* the probe with one erase block */
 	bool have_base;
+	unsigned inconclusive;		/* the largest inconclusive N */
 	struct oa_bracket br;
 	const char *limit;		/* why the search ended early */
 };
@@ -74,6 +95,33 @@ static void advance(struct fau *f, unsigned nr)
 		f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
 }
 
+/* Bytes finish() will write to the first nr erase blocks. */
+static uint64_t finish_bytes(const struct fau *f, unsigned nr)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < nr; i++)
+		if (f->dirty[i] && f->cursor[i])
+			sum += f->o->erasesize - f->cursor[i];
+	return sum;
+}
+
+/* Write each dirty erase block of the first nr up to its end, so it starts afresh at 0. */
+static int finish(struct fau *f, unsigned nr)
+{
+	int r;
+
+	for (unsigned i = 0; i < nr; i++) {
+		while (f->dirty[i] && f->cursor[i]) {
+			if ((r = fau_write(f, i, f->cursor[i], f->top)) != FB_OK)
+				return r;
+			f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
+		}
+		f->dirty[i] = false;
+	}
+	return FB_OK;
+}
+
 /* One line: top bytes to each of nr erase blocks in chunks of size, interleaved. */
 static int fau_line(struct fau *f, unsigned nr, uint64_t size)
 {
@@ -94,10 +142,10 @@ static int fau_line(struct fau *f, unsigned nr, uint64_t size)
 	return FB_OK;
 }
 
-/* Is there budget for a line of nr erase blocks? Sets f->limit when not. */
-static bool fau_budget(struct fau *f, unsigned nr)
+/* Is there budget for extra bytes and a line of nr erase blocks? Sets f->limit when not. */
+static bool fau_budget(struct fau *f, uint64_t extra, unsigned nr)
 {
-	if (f->o->max_write && f->written + (uint64_t)nr * f->top > f->o->max_write)
+	if (f->o->max_write && f->written + extra + (uint64_t)nr * f->top > f->o->max_write)
 		f->limit = "--max-write reached";
 	else if (f->o->max_time && f->spent >= f->o->max_time)
 		f->limit = "--max-time reached";
@@ -129,7 +177,7 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 	int r = FB_OK;
 
 	for (size = f->top; size >= f->o->blocksize && size % f->t->sector == 0; size /= 2) {
-		if (!fau_budget(f, nr))
+		if (!fau_budget(f, 0, nr))
 			return FB_OK;
 		if ((r = fau_line(f, nr, size)) != FB_OK)
 			return r;
@@ -152,20 +200,20 @@ static int probe(struct fau *f, unsigned nr, int *c)
 	int r;
 
 	*c = -1;
-	if (!fau_budget(f, 2 * nr))
+	if (!fau_budget(f, finish_bytes(f, nr), 2 * nr))
 		return FB_OK;
 	report_line("probe: --open-au-nr=%u --erasesize=%s%s", nr,
 		    fmt_size(e, sizeof(e), f->o->erasesize), f->o->random ? " --random" : "");
 	/*
-	 * Start every erase block afresh, outside the measurement: a write at
-	 * its start closes what the previous probe left open in it, so that
-	 * no probe pays for the one before.
+	 * Open the probe's erase blocks outside the measurement, so that no
+	 * probe pays for evicting what the one before left open. The write
+	 * goes at the cursor, never back to the start: see the top comment.
 	 */
-	for (unsigned i = 0; i < nr; i++) {
-		f->cursor[i] = 0;
-		if ((r = fau_write(f, i, 0, f->top)) != FB_OK)
+	if ((r = finish(f, nr)) != FB_OK)
+		return r;
+	for (unsigned i = 0; i < nr; i++)
+		if ((r = fau_write(f, i, f->cursor[i], f->top)) != FB_OK)
 			return r;
-	}
 	advance(f, nr);
 	oa_init(&agg, f->o->erasesize);
 	oa_init(&slowest, f->o->erasesize);
@@ -182,11 +230,22 @@ static int probe(struct fau *f, unsigned nr, int *c)
 		f->base = slowest, f->have_base = true;
 	oa_result_print(nr, f->o->random, &res);
 	oa_bracket_add(&f->br, nr, res.c);
+	if (res.c == OA_INCONCLUSIVE && nr > f->inconclusive)
+		f->inconclusive = nr;
+	/* Not fast: the card may have garbage-collected any erase block mid-way. */
+	for (unsigned i = 0; res.c != OA_FAST && i < FAU_MAX_NR; i++)
+		f->dirty[i] = true;
 	*c = (int)res.c;
 	return FB_OK;
 }
 
-/* Grow N until a probe is not fast, then bisect down to neighbours. */
+/* Is a probe of class c an upper end? Inconclusive only above a fast one. */
+static bool upper(const struct fau *f, int c)
+{
+	return c == OA_SLOW || (c == OA_INCONCLUSIVE && f->br.fast);
+}
+
+/* Grow N until a probe is an upper end, then bisect down to neighbours. */
 static int search(struct fau *f, unsigned max)
 {
 	unsigned lo = 0, hi = 0, n = 1;
@@ -195,7 +254,7 @@ static int search(struct fau *f, unsigned max)
 	while (!hi && !f->limit) {
 		if ((r = probe(f, n, &c)) != FB_OK || c < 0)
 			return r;
-		if (c != OA_FAST)
+		if (upper(f, c))
 			hi = n;
 		else if ((lo = n) >= max)
 			break;
@@ -207,10 +266,10 @@ static int search(struct fau *f, unsigned max)
 
 		if ((r = probe(f, mid, &c)) != FB_OK || c < 0)
 			return r;
-		if (c == OA_FAST)
-			lo = mid;
-		else
+		if (upper(f, c))
 			hi = mid;
+		else
+			lo = mid;
 	}
 	if (lo >= max && !hi)
 		f->limit = max >= FAU_MAX_NR ? "the search tries at most 64 erase blocks"
@@ -226,6 +285,10 @@ static void summary(struct fau *f, int r)
 	if (r == FB_EINTR || f->limit)
 		report_line("find-open-au: %s: the bracket above is what was found so far",
 			    r == FB_EINTR ? "interrupted" : f->limit);
+	if (!f->br.fast && f->inconclusive)
+		report_line("find-open-au: no probe was fast (the largest inconclusive: %u erase "
+			    "block%s), so the bracket has no fast lower end", f->inconclusive,
+			    f->inconclusive == 1 ? "" : "s");
 	if (f->spent >= 100000000000ull)
 		snprintf(b, sizeof(b), "%.0fs", (double)f->spent / 1e9);
 	else

@@ -50,6 +50,45 @@ ok "probes print their lines with the slowest erase block" \
 ok "probes say why: fast" grep -qE '^verdict: [0-9]+ open AUs? \((linear|random)\): fast: 16KiB at ' <<<"$OUT"
 ok "probes say why: slow" grep -qE '^verdict: [0-9]+ open AUs \((linear|random)\): slow: .* garbage collection$' <<<"$OUT"
 
+# Probes do not disturb each other: none writes backwards into an erase
+# block the one before left open (which would switch it to random mode on
+# a card with random-write slots), so every probe with N <= 7 open AUs
+# writes its smallest size as fast as --open-au with the same N does.
+spec=sim:erase=3M,open-au=7
+expect_status 0 "find-open-au, 3MiB erase blocks, 7 open" "$FB" --find-open-au -e 3M -b 512 "$spec"
+ok "3MiB, 7 open: bracket 7 fast, 8 slow" grep -q '^verdict: open AUs (linear): 7 fast, 8 slow$' <<<"$OUT"
+probes=$(awk '/^probe: / { split($2, a, "="); n = a[2] }
+	/^1.5KiB\t/ && n <= 7 { print n, $2, $4 }' <<<"$OUT")
+ok "3MiB, 7 open: at least 4 probes with N <= 7" [ "$(wc -l <<<"$probes")" -ge 4 ]
+while read -r n rate slowest; do
+	expect_status 0 "open-au $n on $spec" "$FB" -O --open-au-nr="$n" -e 3M -b 512 "$spec"
+	ref=$(sed -n 's/^1.5KiB\t\([^\t]*\)$/\1/p' <<<"$OUT")
+	ok "3MiB, probe N=$n at 1.5KiB: $rate, slowest $slowest, within 20% of --open-au's $ref" \
+		awk -v p="$(to_num "$rate")" -v s="$(to_num "$slowest")" -v r="$(to_num "$ref")" \
+		'BEGIN { exit !(r > 0 && p >= 0.8 * r && s >= 0.8 * r) }'
+done <<<"$probes"
+
+# An inconclusive first probe (8 ms per write: small writes are slow, but
+# not garbage collection) does not end the search: it looks on for a slow
+# N, bisects down to the largest N that is not slow, and says why the
+# bracket has no fast lower end.
+expect_status 0 "find-open-au, inconclusive at N=1" "$FB" --find-open-au -e 4M sim:write-lat=8ms,open-au=3
+ok "inconclusive at 1: the probe with 1 erase block is inconclusive" \
+	grep -q '^verdict: 1 open AU (linear): inconclusive: ' <<<"$OUT"
+ok "inconclusive at 1: probes 1, 2, 4 and 3" \
+	[ "$(sed -n 's/^probe: --open-au-nr=\([0-9]*\) .*/\1/p' <<<"$OUT" | tr '\n' ' ')" = "1 2 4 3 " ]
+ok "inconclusive at 1: 4 slow, none found fast" grep -q '^verdict: open AUs (linear): 4 slow, none found fast$' <<<"$OUT"
+ok "inconclusive at 1: says the bracket has no fast lower end" grep -q '^find-open-au: no probe was fast (the largest inconclusive: 3 erase blocks), so the bracket has no fast lower end$' <<<"$OUT"
+expect_status 0 "find-open-au, inconclusive up to the end of the device" "$FB" --find-open-au -e 4M \
+	sim:size=200M,write-lat=8ms
+ok "inconclusive to the end: probes 1, 2 and 4" \
+	[ "$(sed -n 's/^probe: --open-au-nr=\([0-9]*\) .*/\1/p' <<<"$OUT" | tr '\n' ' ')" = "1 2 4 " ]
+ok "inconclusive to the end: no conclusive run" grep -q '^verdict: open AUs (linear): no conclusive run$' <<<"$OUT"
+ok "inconclusive to the end: why it stopped" \
+	grep -q '^find-open-au: no room on the device for more erase blocks: the bracket above' <<<"$OUT"
+ok "inconclusive to the end: no fast lower end" \
+	grep -q '^find-open-au: no probe was fast (the largest inconclusive: 4 erase blocks), so' <<<"$OUT"
+
 # -a gives the erase size when --erasesize is missing; 6 MiB blocks on the TLC preset
 expect_status 0 "-a --find-open-au on sim:tlc" "$FB" -a --find-open-au sim:tlc
 ok "tlc: probes use the 6MiB verdict" grep -q '^probe: --open-au-nr=1 --erasesize=6MiB$' <<<"$OUT"
