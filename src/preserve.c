@@ -61,16 +61,6 @@ static int collect(const struct fb_opts *o, struct region **r, size_t *n)
 	return 0;
 }
 
-/* A dropped terminal or a closed pipe must not kill a run that has to restore. */
-static void preserve_signals(void)
-{
-	struct sigaction sa;
-
-	sigaction(SIGINT, NULL, &sa);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
-
 int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **p)
 {
 	char name[256];
@@ -95,10 +85,10 @@ int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **
 			file = name;
 		}
 		st = safety_check_backup(file, o->device, backup_file_size(n, regions_bytes(r, n)));
+		/* (eng_signals() already keeps SIGHUP, SIGQUIT and SIGPIPE from
+		 * killing a run that has to restore.) */
 		if (st == FB_OK)
 			st = backup_create(o->device, t, r, (uint32_t)n, file, p);
-		if (st == FB_OK)
-			preserve_signals();
 	}
 	free(r);
 	return st;
