@@ -92,6 +92,27 @@ int eng_write(struct target *t, const void *buf, size_t len, uint64_t off, uint6
 	return eng_io(t, (void *)buf, len, off, ns, true);
 }
 
+size_t eng_write_buffer_len(uint64_t len)
+{
+	return (size_t)(len < ENG_MAX_REQUEST ? len : ENG_MAX_REQUEST);
+}
+
+int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off, uint64_t *ns)
+{
+	uint64_t done = 0, piece_ns;
+	int r = FB_OK;
+
+	*ns = 0;
+	while (done < len && r == FB_OK) {
+		size_t piece = eng_write_buffer_len(len - done);
+
+		r = eng_write(t, buf, piece, off + done, &piece_ns);
+		*ns += piece_ns;
+		done += piece;
+	}
+	return r;
+}
+
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
 		 unsigned count, uint64_t *min_ns)
 {

@@ -33,6 +33,23 @@ void eng_buffer_free(void *buf);
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns);
 int eng_write(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns);
 
+/*
+ * Write buffers are never larger than this: a write test on a 1 GiB
+ * erase block (SMR zones) writes its largest blocks as consecutive
+ * requests of this size instead of holding a gigabyte of memory.
+ */
+#define ENG_MAX_REQUEST (64ull << 20)
+
+/* The buffer eng_write_long() needs for writes of up to len bytes. */
+size_t eng_write_buffer_len(uint64_t len);
+
+/*
+ * Write len bytes at off from buf, which holds eng_write_buffer_len(len)
+ * bytes: one request, or consecutive requests of ENG_MAX_REQUEST when len
+ * is larger. *ns is the sum of their times. Returns as eng_write().
+ */
+int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off, uint64_t *ns);
+
 /* The fastest of count reads of the same range. */
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
 		 unsigned count, uint64_t *min_ns);

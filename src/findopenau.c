@@ -79,7 +79,7 @@ static uint64_t probe_top(const struct fb_opts *o, const struct target *t)
 static int fau_write(struct fau *f, unsigned i, uint64_t pos, uint64_t size)
 {
 	uint64_t ns;
-	int r = eng_write(f->t, f->buf, size, openau_start(f->o, i) + pos, &ns);
+	int r = eng_write_long(f->t, f->buf, size, openau_start(f->o, i) + pos, &ns);
 
 	if (r == FB_OK) {
 		f->ns[i] += ns;
@@ -321,7 +321,7 @@ int test_find_open_au(const struct fb_opts *o, struct target *t)
 	f->t = t;
 	f->top = probe_top(o, t);
 	oa_bracket_init(&f->br);
-	f->buf = eng_buffer(t, f->top);
+	f->buf = eng_buffer(t, eng_write_buffer_len(f->top));
 	if (!f->buf) {
 		free(f);
 		return FB_EDEV;

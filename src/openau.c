@@ -39,7 +39,7 @@ int openau_write_round(struct target *t, const void *buf, const uint64_t *starts
 		uint64_t pos = random ? lfsr_next(&l) : c;
 
 		for (unsigned i = 0; i < nr; i++) {
-			r = eng_write(t, buf, size, starts[i] + pos * size, &ts);
+			r = eng_write_long(t, buf, size, starts[i] + pos * size, &ts);
 			if (r != FB_OK)
 				return r;
 			ns[i] += ts;
@@ -66,7 +66,7 @@ int test_open_au(const struct fb_opts *o, struct target *t)
 		return r;
 	starts = calloc(nr, sizeof(*starts));
 	ns = calloc(nr, sizeof(*ns));
-	buf = eng_buffer(t, o->erasesize);
+	buf = eng_buffer(t, eng_write_buffer_len(o->erasesize));
 	if (!o->no_early_stop)
 		stop = oa_stop_new(1, o->erasesize);
 	if (!starts || !ns || !buf) {
@@ -115,7 +115,7 @@ int test_find_fat(const struct fb_opts *o, struct target *t)
 	starts = calloc(nr, sizeof(*starts));
 	ns = calloc(nr, sizeof(*ns));
 	rates = calloc(nr, sizeof(*rates));
-	buf = eng_buffer(t, o->erasesize);
+	buf = eng_buffer(t, eng_write_buffer_len(o->erasesize));
 	if (!o->no_early_stop)
 		stop = oa_stop_new(nr, o->erasesize);
 	if (!starts || !ns || !rates || !buf) {
