@@ -4,14 +4,8 @@
 # /usr/bin/time). Prints ratios: flashbench / reference.
 #   bench/core.sh [IMAGE_DIR]   (default: the current directory's file system)
 set -eu
-FB=$(cd "$(dirname "$0")/.." && pwd)/flashbench
-dir=${1:-.}
-img=$(mktemp "$dir/fbbench.XXXXXX")
-dev=
-cleanup() { [ -n "$dev" ] && losetup -d "$dev"; rm -f "$img"; }
-trap cleanup EXIT
-truncate -s 512M "$img"
-dev=$(losetup --find --show --direct-io=on "$img")
+. "$(dirname "$0")/lib.sh"
+bench_loop "${1:-.}" 512
 
 # Sequential 4 MiB O_DIRECT writes: flashbench --open-au with one 64 MiB
 # erase block, its 4MiB line, vs dd oflag=direct and fio over the same bytes.

@@ -4,14 +4,8 @@
 # (not part of make check; needs root and fio). Prints ratios.
 #   bench/readahead.sh [IMAGE_DIR]
 set -eu
-FB=$(cd "$(dirname "$0")/.." && pwd)/flashbench
-dir=${1:-.}
-img=$(mktemp "$dir/fbbench.XXXXXX")
-dev=
-cleanup() { [ -n "$dev" ] && losetup -d "$dev"; rm -f "$img"; }
-trap cleanup EXIT
-head -c 256M /dev/urandom >"$img"
-dev=$(losetup --find --show --direct-io=on "$img")
+. "$(dirname "$0")/lib.sh"
+bench_loop "${1:-.}" 256 fill
 
 # MB/s of one flashbench run at SIZE (the table's first column)
 fb_mbs() {

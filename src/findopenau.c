@@ -89,10 +89,16 @@ static int fau_write(struct fau *f, unsigned i, uint64_t pos, uint64_t size)
 	return r;
 }
 
+/* Move erase block i's cursor past one chunk, back to 0 at its end. */
+static void step(struct fau *f, unsigned i)
+{
+	f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
+}
+
 static void advance(struct fau *f, unsigned nr)
 {
 	for (unsigned i = 0; i < nr; i++)
-		f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
+		step(f, i);
 }
 
 /* Bytes finish() will write to the first nr erase blocks. */
@@ -115,7 +121,7 @@ static int finish(struct fau *f, unsigned nr)
 		while (f->dirty[i] && f->cursor[i]) {
 			if ((r = fau_write(f, i, f->cursor[i], f->top)) != FB_OK)
 				return r;
-			f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
+			step(f, i);
 		}
 		f->dirty[i] = false;
 	}

@@ -67,13 +67,11 @@ static int open_target(const struct fb_opts *o, struct target **t)
 /* --out must not land on the device, the simulated card's image or the backup. */
 static int check_out(const struct fb_opts *o)
 {
-	static struct sim_spec spec;	/* large: not on the stack */
+	char image[4096];
 	const char *paths[3] = { o->device, NULL, o->backup };
-	char err[256];
 
-	if (strncmp(o->device, "sim:", 4) == 0 &&
-	    sim_spec_parse(o->device + 4, &spec, err, sizeof(err)) == 0 && spec.image[0])
-		paths[1] = spec.image;
+	if (sim_device_image(o->device, image, sizeof(image)))
+		paths[1] = image;
 	if (report_check_out(o->out, paths, 3, usage_msg, sizeof(usage_msg)) == 0)
 		return FB_OK;
 	fprintf(stderr, "flashbench: %s\n", usage_msg);

@@ -307,14 +307,9 @@ static int check_loop_backing(const struct stat *file, const struct devset *s, c
 /* A simulated card writes only to its image= file, if it has one. */
 static int check_sim_image(const char *path)
 {
-	struct sim_spec *spec = calloc(1, sizeof(*spec));
-	char err[256];
-	int r = FB_OK;
+	char image[PATH_MAX];
 
-	if (spec && sim_spec_parse(path + 4, spec, err, sizeof(err)) == 0 && spec->image[0])
-		r = safety_check_writable(spec->image);
-	free(spec);
-	return r;
+	return sim_device_image(path, image, sizeof(image)) ? safety_check_writable(image) : FB_OK;
 }
 
 int safety_check_writable(const char *path)

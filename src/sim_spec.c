@@ -19,6 +19,7 @@
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
@@ -560,4 +561,19 @@ void sim_list_presets(FILE *f)
 		"image=PATH (a backing file, so that reads return what was written).\n"
 		"Times take a unit (500us, 3ms); rates \"22M/s\" are decimal bytes/s.\n",
 		SIM_MAX_FAIL);
+}
+
+bool sim_device_image(const char *device, char *buf, size_t len)
+{
+	struct sim_spec *spec;
+	char err[256];
+	bool found;
+
+	if (strncmp(device, "sim:", 4) != 0 || !(spec = calloc(1, sizeof(*spec))))
+		return false;
+	found = sim_spec_parse(device + 4, spec, err, sizeof(err)) == 0 && spec->image[0];
+	if (found)
+		snprintf(buf, len, "%s", spec->image);
+	free(spec);
+	return found;
 }

@@ -7,6 +7,7 @@
 #ifndef FB_SIM_SPEC_H
 #define FB_SIM_SPEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +26,12 @@ struct sim_spec {
  * that names the key and the value ("sim: unknown key 'foo'").
  */
 int sim_spec_parse(const char *spec, struct sim_spec *out, char *err, size_t errlen);
+
+/*
+ * The file a device name writes to when it is a simulated card with an
+ * image= (into buf); false for anything else, or a spec that does not parse.
+ */
+bool sim_device_image(const char *device, char *buf, size_t len);
 
 /* The parameters of a preset, or NULL for an unknown name. */
 const struct sim_params *sim_preset(const char *name);
