@@ -63,6 +63,49 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * What each option changes, in one place. Tests and modes select
+ * themselves (CLI_EVERY: never refused here; their conflicts are checked
+ * in check_opts and analyze_main). --erasesize moves --interval's default
+ * --offset (16 MiB rounded up to the erase size), so it counts there.
+ */
+const struct cli_use cli_uses[] = {
+	{ "align", CLI_EVERY }, { "scatter", CLI_EVERY }, { "interval", CLI_EVERY },
+	{ "readahead", CLI_EVERY }, { "open-au", CLI_EVERY }, { "find-fat", CLI_EVERY },
+	{ "find-open-au", CLI_EVERY }, { "analyze", CLI_EVERY }, { "restore", CLI_EVERY },
+	{ "list-sims", CLI_EVERY }, { "help", CLI_EVERY }, { "version", CLI_EVERY },
+	{ "blocksize", CLI_ALIGN | CLI_SCATTER | CLI_WRITES },
+	{ "erasesize", CLI_INTERVAL | CLI_WRITES },
+	{ "count", CLI_ALIGN | CLI_SCATTER | CLI_INTERVAL },
+	{ "offset", CLI_INTERVAL | CLI_READAHEAD | CLI_WRITES },
+	{ "open-au-nr", CLI_OPEN_AU },
+	{ "random", CLI_WRITES },
+	{ "fat-nr", CLI_FIND_FAT },
+	{ "scatter-order", CLI_SCATTER },
+	{ "scatter-span", CLI_SCATTER },
+	{ "interval-order", CLI_INTERVAL },
+	{ "min-size", CLI_READAHEAD },
+	{ "max-size", CLI_READAHEAD },
+	{ "size", CLI_READAHEAD },
+	{ "runs", CLI_READAHEAD },
+	{ "buffered", CLI_READAHEAD },
+	{ "plateau", CLI_READAHEAD },
+	{ "preserve", CLI_WRITES },
+	{ "backup", CLI_WRITES },
+	{ "max-write", CLI_FIND_OPEN_AU },
+	{ "max-time", CLI_FIND_OPEN_AU },
+	{ "no-early-stop", CLI_WRITES },
+	{ "out", CLI_TESTS | CLI_ANALYZE_MODE },
+	{ "verbose", CLI_TESTS },
+	{ NULL, 0 },
+};
+
+/* The names of the tests and modes, in the order of the CLI_ bits. */
+static const char *const test_names[] = {
+	"--align", "--scatter", "--interval", "--readahead", "--open-au", "--find-fat",
+	"--find-open-au", "--analyze", "--restore",
+};
+
 void cli_usage(FILE *f)
 {
 	fprintf(f,
@@ -125,6 +168,7 @@ void cli_usage(FILE *f)
 "      --version            show the version\n"
 "\n"
 "SIZE: bytes (8388608), hex (0x800000) or with a binary suffix (8M, 8MiB, 16K).\n"
+"An option that none of the selected tests uses is refused (see flashbench(1)).\n"
 "Exit status: 0 done, 1 device error, 2 bad usage, 3 refused for safety,\n"
 "130 interrupted (partial results printed). See flashbench(1).\n");
 }
@@ -291,10 +335,94 @@ static bool any_test(const struct fb_opts *o)
 	       o->readahead || o->find_open_au;
 }
 
+#define NOPTS (sizeof(long_opts) / sizeof(long_opts[0]) - 1)
+
+/* The options given on the command line (by index in long_opts), with the
+ * last value of each, for check_unused(). */
+struct given {
+	uint64_t mask;
+	const char *arg[NOPTS];
+};
+
+_Static_assert(NOPTS <= 64, "struct given has one bit per option");
+
+static void given_add(struct given *g, int val, const char *arg)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (long_opts[i].val == val) {
+			g->mask |= 1ull << i;
+			g->arg[i] = arg;
+			return;
+		}
+	}
+}
+
+/* 0 for a name missing from cli_uses: refused everywhere, which test_cli's
+ * walk over --help finds. */
+static unsigned uses_of(const char *name)
+{
+	for (const struct cli_use *u = cli_uses; u->name; u++)
+		if (strcmp(u->name, name) == 0)
+			return u->tests;
+	return 0;
+}
+
+/* The CLI_ bits of what this command line runs. */
+static unsigned selected(const struct fb_opts *o)
+{
+	return (o->align ? CLI_ALIGN : 0) | (o->scatter ? CLI_SCATTER : 0) |
+	       (o->interval ? CLI_INTERVAL : 0) | (o->readahead ? CLI_READAHEAD : 0) |
+	       (o->open_au ? CLI_OPEN_AU : 0) | (o->find_fat ? CLI_FIND_FAT : 0) |
+	       (o->find_open_au ? CLI_FIND_OPEN_AU : 0) | (o->analyze ? CLI_ANALYZE_MODE : 0) |
+	       (o->restore ? CLI_RESTORE_MODE : 0);
+}
+
+/* "--align, --scatter and --interval" ("every test" for all seven). */
+static void name_list(unsigned bits, char *buf, size_t len)
+{
+	size_t n = sizeof(test_names) / sizeof(test_names[0]), at = 0, left = 0;
+
+	buf[0] = '\0';
+	if ((bits & CLI_TESTS) == CLI_TESTS) {
+		at = (size_t)snprintf(buf, len, "every test");
+		bits &= ~(unsigned)CLI_TESTS;
+	}
+	for (size_t i = 0; i < n; i++)
+		left += (bits >> i) & 1;
+	for (size_t i = 0; i < n && at < len; i++) {
+		if (!((bits >> i) & 1))
+			continue;
+		left--;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at == 0 ? "" :
+				       left == 0 ? " and " : ", ", test_names[i]);
+	}
+}
+
+/* An option that none of the selected tests uses does nothing: refused. */
+static int check_unused(const struct given *g, unsigned sel, char *err, size_t len)
+{
+	char with[160], uses[160];
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		unsigned u = uses_of(long_opts[i].name);
+		const char *arg = g->arg[i];
+
+		if (!(g->mask & (1ull << i)) || (u & sel))
+			continue;
+		name_list(sel, with, sizeof(with));
+		name_list(u, uses, sizeof(uses));
+		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
+				 long_opts[i].name, arg ? "=" : "", arg ? arg : "", with,
+				 u ? uses : "nothing");
+	}
+	return FB_OK;
+}
+
 /* Everything that can be checked before the device is opened. */
-static int check_opts(struct fb_opts *o, char *err, size_t len)
+static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_t len)
 {
 	char ra[256];
+	int r;
 
 	if (o->restore && (o->preserve || o->backup))
 		return usage_err(err, len, "--restore=%s: cannot be combined with --preserve or --backup",
@@ -303,15 +431,18 @@ static int check_opts(struct fb_opts *o, char *err, size_t len)
 		return usage_err(err, len, "--restore=%s: runs no test; give it with DEVICE alone",
 				 o->restore);
 	if (o->restore)
-		return FB_OK;
+		return check_unused(g, selected(o), err, len);
 	if (o->backup && !o->preserve)
 		return usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
 	if (!any_test(o))
 		return usage_err(err, len, "no test selected: use --align, --scatter, --interval, "
 				 "--readahead, --open-au, --find-fat or --find-open-au (or --analyze FILE)");
-	if ((o->readahead || o->buffered) && ra_check_opts(o, ra, sizeof(ra)) < 0)
+	if ((r = check_unused(g, selected(o), err, len)) != FB_OK)
+		return r;
+	if (o->readahead && ra_check_opts(o, ra, sizeof(ra)) < 0)
 		return usage_err(err, len, "%s", ra);
-	if (o->blocksize > o->erasesize)
+	/* Only the write tests cut erase blocks into blocks. */
+	if ((selected(o) & CLI_WRITES) && o->blocksize > o->erasesize)
 		return usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
 				 (unsigned long long)o->blocksize, (unsigned long long)o->erasesize);
 	if (o->scatter && o->scatter_span > UINT64_MAX / 2 / o->blocksize)
@@ -328,7 +459,7 @@ static int check_opts(struct fb_opts *o, char *err, size_t len)
 }
 
 /* DEVICE: exactly one argument after the options. */
-static int check_args(struct fb_opts *o, char *err, size_t len)
+static int check_args(struct fb_opts *o, const struct given *g, char *err, size_t len)
 {
 	if (o->nargs < 1)
 		return usage_err(err, len, "missing DEVICE (a block device, a file or sim:)");
@@ -336,11 +467,12 @@ static int check_args(struct fb_opts *o, char *err, size_t len)
 		return usage_err(err, len, "unexpected argument '%s' after DEVICE '%s'",
 				 o->args[1], o->args[0]);
 	o->device = o->args[0];
-	return check_opts(o, err, len);
+	return check_opts(o, g, err, len);
 }
 
 int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen)
 {
+	struct given g = { 0 };
 	int c, r;
 
 	opts_defaults(o);
@@ -361,12 +493,17 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 			return getopt_error(c, argv, err, errlen);
 		if (!set_plain(o, c, optarg) && (r = set_value(o, c, optarg, err, errlen)) != FB_OK)
 			return r;
+		given_add(&g, c, optarg);
 	}
 	o->nargs = optind < argc ? argc - optind : 0;
 	o->args = argv + (optind < argc ? optind : argc);
-	if (o->analyze)		/* saved output: analyze_main() refuses a DEVICE or a test */
+	/* Saved output: analyze_main() refuses a DEVICE, a test or --restore. */
+	if (o->analyze && !any_test(o) && !o->restore &&
+	    check_unused(&g, CLI_ANALYZE_MODE, err, errlen) != FB_OK)
+		return FB_EUSAGE;
+	if (o->analyze)
 		return CLI_ANALYZE;
-	return check_args(o, err, errlen);
+	return check_args(o, &g, err, errlen);
 }
 
 int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *err, size_t errlen)

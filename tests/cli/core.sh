@@ -61,12 +61,6 @@ chmod 644 "$IMG"
 # ---- bad input: exit 2, one line naming the option and the value, no I/O
 make_image "$TMP/small" 64
 SUM2=$(sha256sum <"$TMP/small")
-bad() {	# DESCRIPTION WORD-IN-MESSAGE ARGS...
-	local d=$1 word=$2; shift 2
-	expect_status 2 "$d" "$FB" "$@"
-	ok "$d: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ]
-	ok "$d: names '$word'" grep -qF -- "$word" <<<"$ERR"
-}
 S=$TMP/small
 bad "garbage blocksize" "--blocksize: invalid size 'abc'" -O -b abc "$S"
 bad "zero blocksize" "--blocksize" -O -b 0 "$S"

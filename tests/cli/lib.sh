@@ -48,5 +48,14 @@ to_num() {
 		m["KiB"] = 1024; m["MiB"] = 1048576; m["GiB"] = 1073741824
 		printf "%.6f\n", n * m[u] }'
 }
+# bad DESCRIPTION WORDS ARGS...: flashbench ARGS is a usage error (exit 2)
+# with one line on stderr containing WORDS, and nothing on stdout
+bad() {
+	local d=$1 word=$2; shift 2
+	expect_status 2 "$d" "$FB" "$@"
+	ok "$d: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ]
+	ok "$d: names '$word' ($ERR)" grep -qF -- "$word" <<<"$ERR"
+	ok "$d: nothing on stdout" [ -z "$OUT" ]
+}
 # not COMMAND...: succeeds when the command fails (for use with ok)
 not() { ! "$@"; }

@@ -93,13 +93,6 @@ expect_status 0 "sim: --max-size below the plateau" "$FB" --readahead --min-size
 ok "plateau at the largest size: says it may lie beyond" grep -q 'may lie beyond --max-size 64KiB' <<<"$OUT"
 
 # ---- bad input: exit 2, one line naming the option and the value
-bad() {	# DESCRIPTION WORD-IN-MESSAGE ARGS...
-	local d=$1 word=$2; shift 2
-	expect_status 2 "$d" "$FB" "$@"
-	ok "$d: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ]
-	ok "$d: names '$word' ($ERR)" grep -qF -- "$word" <<<"$ERR"
-	ok "$d: nothing on stdout" [ -z "$OUT" ]
-}
 bad "min-size larger than max-size" "--min-size 1048576 is larger than --max-size 65536" \
 	--readahead --min-size=1M --max-size=64K sim:
 bad "min-size not a power of two" "--min-size 12288" --readahead --min-size=12K sim:
@@ -113,7 +106,7 @@ bad "runs 17" "--runs: '17'" --readahead --runs=17 sim:
 bad "plateau 100" "--plateau: '100'" --readahead --plateau=100 sim:
 bad "plateau garbage" "--plateau: 'x'" --readahead --plateau=x sim:
 bad "buffered on sim:" "has no kernel readahead" --readahead --buffered sim:
-bad "buffered without readahead" "--buffered only applies to --readahead" -a --buffered sim:
+bad "buffered without readahead" "--buffered: has no effect with --align (it applies to --readahead)" -a --buffered sim:
 make_image "$TMP/small" 4
 bad "max-size past the end" "readahead would access up to byte 8388608" --readahead "$TMP/small"
 

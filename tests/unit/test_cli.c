@@ -5,6 +5,7 @@
  * against made-up targets, cli_usage() into memory.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -59,8 +60,8 @@ static void defaults(void)
 	CHECK(!o.out && !o.analyze && !o.backup && !o.restore && !o.preserve);
 	CHECK(o.nargs == 1 && o.args[0] == o.device);
 	/* the default offset is 16 MiB rounded up to the erase size */
-	CHECK(P("-a", "-e", "12M", "-b", "1M", "sim:") == FB_OK && o.offset == 24 * MiB);
-	CHECK(P("-a", "-e", "32M", "sim:") == FB_OK && o.offset == 32 * MiB);
+	CHECK(P("-O", "-e", "12M", "-b", "1M", "sim:") == FB_OK && o.offset == 24 * MiB);
+	CHECK(P("-i", "-e", "32M", "sim:") == FB_OK && o.offset == 32 * MiB);
 }
 
 static void short_options(void)
@@ -71,11 +72,11 @@ static void short_options(void)
 	CHECK(P("-asfOriv", "sim:") == FB_OK);	/* clustered */
 	CHECK(o.align && o.scatter && o.find_fat && o.open_au && o.random && o.interval &&
 	      o.verbose);
-	CHECK(P("-O", "-c", "3", "-b", "32K", "-e", "8M", "-o", "out.txt", "sim:") == FB_OK);
+	CHECK(P("-a", "-O", "-c", "3", "-b", "32K", "-e", "8M", "-o", "out.txt", "sim:") == FB_OK);
 	CHECK(o.count == 3 && o.blocksize == 32 * KiB && o.erasesize == 8 * MiB);
 	CHECK(o.erasesize_set);
 	CHECK_STR(o.out, "out.txt");
-	CHECK(P("-O", "-c3", "-b32K", "-e8M", "-oout", "sim:") == FB_OK);	/* attached */
+	CHECK(P("-aO", "-c3", "-b32K", "-e8M", "-oout", "sim:") == FB_OK);	/* attached */
 	CHECK(o.count == 3 && o.blocksize == 32 * KiB && o.erasesize == 8 * MiB);
 	CHECK_STR(o.out, "out");
 	CHECK(P("-vab1M", "-c1", "sim:") == FB_OK);	/* value at the end of a cluster */
@@ -116,7 +117,7 @@ static void long_tests(void)
 
 static void long_values(void)
 {
-	CHECK(P("-O", "--scatter-order=4", "--scatter-span=3", "--fat-nr=7", "--open-au-nr=16",
+	CHECK(P("-O", "-s", "-f", "-i", "--scatter-order=4", "--scatter-span=3", "--fat-nr=7", "--open-au-nr=16",
 		"--offset=0x100000", "--interval-order=20", "--count=5", "--blocksize=8K",
 		"--erasesize=1MiB", "--out", "f", "sim:") == FB_OK);
 	CHECK(o.scatter_order == 4 && o.scatter_span == 3 && o.fat_nr == 7);
@@ -176,7 +177,7 @@ static void bad_values(void)
 	    "--scatter-span=0", "sim:");
 	/* blocksize x span wrapped to 0 once, and read nothing at offsets past the end */
 	BAD("--scatter-span 16 times --blocksize 1152921504606846976 overflows", "-s",
-	    "-b", "1048576T", "-e", "1048576T", "--scatter-span=16", "sim:");
+	    "-b", "1048576T", "--scatter-span=16", "sim:");
 	BAD("--interval-order: '21' is not a whole number from 0 to 20", "-i",
 	    "--interval-order=21", "sim:");
 	BAD("--runs: '17' is not a whole number from 1 to 16", "--readahead", "--runs=17", "sim:");
@@ -208,7 +209,8 @@ static void bad_combinations(void)
 	BAD("--backup=b: only used with --preserve", "--backup=b", "-O", "sim:");
 	BAD("--find-open-au: needs --erasesize (or --align, to use its verdict)",
 	    "--find-open-au", "sim:");
-	BAD("--buffered only applies to --readahead", "--buffered", "-a", "sim:");
+	BAD("--buffered: has no effect with --align (it applies to --readahead)", "--buffered",
+	    "-a", "sim:");
 	BAD("--min-size 65536 is larger than --max-size 4096", "--readahead", "--min-size=64K",
 	    "--max-size=4K", "sim:");
 	BAD("--min-size 3072 is not a power of two times the sector size", "--readahead",
@@ -241,6 +243,131 @@ static void getopt_errors(void)
 	    "--find-fat or --find-open-au (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
+}
+
+/* A value each option accepts (NULL: it takes none). */
+static const char *sample_value(const char *name)
+{
+	static const struct { const char *name, *value; } v[] = {
+		{ "blocksize", "1M" }, { "erasesize", "8M" }, { "count", "3" },
+		{ "offset", "32M" }, { "open-au-nr", "3" }, { "fat-nr", "4" },
+		{ "scatter-order", "4" }, { "scatter-span", "2" }, { "interval-order", "8" },
+		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
+		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
+		{ "out", "o.txt" }, { "backup", "b.backup" },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(v[i].name, name) == 0)
+			return v[i].value;
+	return NULL;
+}
+
+/* The words that select test bit b (DEVICE added by the caller, but not for
+ * --analyze), and its name. */
+static const char *const test_words[][3] = {
+	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
+	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
+	{ "--restore=b.backup" },
+};
+
+/* Option `name` with the test of bit b: accepted exactly when the table says
+ * the test uses it, and else refused with a message naming both. */
+static void one_use(const struct cli_use *u, unsigned b)
+{
+	char opt[64], want[160];
+	const char *value = sample_value(u->name);
+	const char *const *t = test_words[b];
+	bool analyze = (1u << b) == CLI_ANALYZE_MODE, uses = u->tests & (1u << b);
+	int r;
+
+	snprintf(opt, sizeof(opt), "--%s%s%s", u->name, value ? "=" : "", value ? value : "");
+	if (strcmp(u->name, "backup") == 0)	/* only with --preserve */
+		r = P(t[0], t[1] ? t[1] : "--preserve", "--preserve", opt, analyze ? NULL : "sim:");
+	else
+		r = P(t[0], t[1] ? t[1] : opt, opt, analyze ? NULL : "sim:");
+	if (uses) {
+		CHECK(r == (analyze ? CLI_ANALYZE : FB_OK));
+		if (r != (analyze ? CLI_ANALYZE : FB_OK))
+			printf("FAIL: %s with %s refused: %s\n", opt, t[0], err);
+		return;
+	}
+	CHECK(r == FB_EUSAGE);
+	/* --backup without --preserve, and --restore with either, have their own message */
+	if (strcmp(u->name, "backup") == 0 ||
+	    ((1u << b) == CLI_RESTORE_MODE && strcmp(u->name, "preserve") == 0))
+		return;
+	snprintf(want, sizeof(want), "%s: has no effect with %.*s (it applies to ", opt,
+		 (int)strcspn(t[0], "="), t[0]);
+	if (strstr(err, want) != err)
+		printf("FAIL: %s with %s: got '%s', want '%s...'\n", opt, t[0], err, want);
+	CHECK(strstr(err, want) == err);
+}
+
+/* Every option against every test and mode, as cli_uses says. */
+static void option_uses(void)
+{
+	for (const struct cli_use *u = cli_uses; u->name; u++) {
+		if (u->tests == CLI_EVERY)
+			continue;	/* a test or mode itself */
+		for (unsigned b = 0; b < sizeof(test_words) / sizeof(test_words[0]); b++)
+			one_use(u, b);
+	}
+	/* the reproductions of issue 10 */
+	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
+	    "-O", "--max-write=1M", "sim:");
+	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
+	    "-O", "--max-time=1h", "sim:");
+	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
+	    "(it applies to --open-au, --find-fat and --find-open-au)",
+	    "-asi", "--readahead", "--preserve", "sim:");
+	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
+	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
+	/* short options are named by their long name; several tests in one run */
+	BAD("--count=3: has no effect with --open-au and --find-fat (it applies to --align, "
+	    "--scatter and --interval)", "-Of", "-c3", "sim:");
+	CHECK(P("-O", "-a", "-c3", "sim:") == FB_OK && o.count == 3);	/* -a uses it */
+	BAD("--verbose: has no effect with --restore (it applies to every test)",
+	    "--restore=b", "-v", "sim:");
+	BAD("--out=x: has no effect with --restore (it applies to every test and --analyze)",
+	    "--restore=b", "-o", "x", "sim:");
+	/* -b above -e matters to the write tests only: -s and -a take any block */
+	CHECK(P("-s", "-b", "8M", "sim:") == FB_OK && o.blocksize == 8 * MiB);
+	CHECK(P("-a", "-b", "8M", "sim:") == FB_OK);
+	BAD("--blocksize 8388608 is larger than --erasesize 4194304", "-a", "-O", "-b", "8M",
+	    "sim:");
+}
+
+/* Every option of --help is in cli_uses, and every entry of it in --help. */
+static void uses_cover_help(void)
+{
+	char *text = NULL, *p;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	cli_usage(f);
+	fclose(f);
+	for (p = strstr(text, "--"); p; p = strstr(p + 2, "--")) {
+		size_t k = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+		const struct cli_use *u = cli_uses;
+
+		while (u->name && (strlen(u->name) != k || strncmp(u->name, p + 2, k) != 0))
+			u++;
+		if (k > 0 && !u->name)
+			printf("FAIL: --%.*s of --help is not in cli_uses\n", (int)k, p + 2);
+		CHECK(k == 0 || u->name != NULL);
+	}
+	for (const struct cli_use *u = cli_uses; u->name; u++, n++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "--%s", u->name);
+		CHECK(strstr(text, want) != NULL);
+		CHECK(u->tests != 0);
+	}
+	CHECK(n >= 35);
+	free(text);
 }
 
 /* getopt keeps state between calls; cli_parse must start afresh each time. */
@@ -334,6 +461,8 @@ int main(void)
 	bad_values();
 	bad_combinations();
 	getopt_errors();
+	option_uses();
+	uses_cover_help();
 	again_and_again();
 	small_buffer();
 	geometry();
