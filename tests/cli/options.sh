@@ -1,6 +1,6 @@
 #!/bin/bash
-# Options the selected tests do not use: refused with exit 2, one line,
-# and no I/O at all.
+# Options the selected tests do not use, sim: spec keys given twice:
+# refused with exit 2, one line, and no I/O at all.
 . "$(dirname "$0")/lib.sh"
 
 IMG=$TMP/card.img
@@ -40,5 +40,13 @@ ok "-a -O -c 2: both tables" [ "$(grep -c '^align ' <<<"$OUT")" -gt 5 ] && \
 expect_status 0 "-s -b 8M: a block above the erase size is fine for --scatter" \
 	"$FB" -s -b 8M --scatter-order=2 sim:
 ok "-s -b 8M: four points" [ "$(wc -l <<<"$OUT")" -eq 4 ]
+
+# ---- sim: keys given twice, two presets
+refused "sim: key twice" "sim: key 'erase' given twice" -a "sim:erase=4M,erase=8M,image=$NEW"
+refused "sim: two presets" "sim: two presets, 'usb' and 'fat'" -a "sim:usb,fat,image=$NEW"
+refused "sim: preset after a key" "sim: preset 'fat' must come first" -a "sim:size=1G,fat"
+expect_status 0 "sim: fail-at may be given more than once" \
+	"$FB" -s --scatter-order=1 sim:fail-read-at=1G,fail-read-at=3G
+ok "sim: two fail points: no read failed at 0" grep -q '^0	' <<<"$OUT"
 
 done_testing
