@@ -515,11 +515,13 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 		return usage_err(err, errlen,
 				 "--blocksize %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->blocksize, (unsigned long long)s, t->path);
+	/* The read "on" a boundary starts half a block before it. */
 	if (o->align && (o->blocksize / 2) % s)
-		return usage_err(err, errlen, "--blocksize %llu: --align reads half a block across "
-				 "each boundary, so the block size must be at least twice the "
-				 "%llu-byte sector",
-				 (unsigned long long)o->blocksize, (unsigned long long)s);
+		return usage_err(err, errlen, "--blocksize %llu: --align reads half a block on each "
+				 "side of a boundary, so the block size must be a multiple of twice "
+				 "the %llu-byte sector (%llu)",
+				 (unsigned long long)o->blocksize, (unsigned long long)s,
+				 (unsigned long long)(2 * s));
 	if (o->erasesize % s)
 		return usage_err(err, errlen,
 				 "--erasesize %llu is not a multiple of the %llu-byte sector of %s",

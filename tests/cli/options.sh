@@ -1,5 +1,6 @@
 #!/bin/bash
-# Options the selected tests do not use, sim: spec keys given twice:
+# Options the selected tests do not use, sim: spec keys given twice, the
+# --align block size:
 # refused with exit 2, one line, and no I/O at all.
 . "$(dirname "$0")/lib.sh"
 
@@ -48,5 +49,11 @@ refused "sim: preset after a key" "sim: preset 'fat' must come first" -a "sim:si
 expect_status 0 "sim: fail-at may be given more than once" \
 	"$FB" -s --scatter-order=1 sim:fail-read-at=1G,fail-read-at=3G
 ok "sim: two fail points: no read failed at 0" grep -q '^0	' <<<"$OUT"
+
+# ---- --align needs a block of an even number of sectors
+refused "-a -b 1536" "--blocksize 1536: --align reads half a block on each side of a boundary, so the block size must be a multiple of twice the 512-byte sector (1024)" \
+	-a -b 1536 "$IMG"
+expect_status 0 "-a -b 3072 (six sectors) runs" "$FB" -a -b 3072 sim:
+expect_status 0 "-O -b 1536 (no --align) runs" "$FB" -O -b 1536 -e 96K --open-au-nr=1 sim:
 
 done_testing

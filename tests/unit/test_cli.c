@@ -419,8 +419,22 @@ static void geometry(void)
 	CHECK_STR(err, "--blocksize 2048 is not a multiple of the 4096-byte sector of sim:");
 	CHECK(P("-a", "-b", "4K", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
-	CHECK_STR(err, "--blocksize 4096: --align reads half a block across each boundary, so "
-		  "the block size must be at least twice the 4096-byte sector");
+	CHECK_STR(err, "--blocksize 4096: --align reads half a block on each side of a "
+		  "boundary, so the block size must be a multiple of twice the 4096-byte "
+		  "sector (8192)");
+	CHECK(P("-a", "-b", "24K", "sim:") == FB_OK);	/* six sectors: halves of three */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	t.sector = 512;
+	/* three sectors is more than twice the sector, and still refused: the message says why */
+	CHECK(P("-a", "-b", "1536", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--blocksize 1536: --align reads half a block on each side of a "
+		  "boundary, so the block size must be a multiple of twice the 512-byte "
+		  "sector (1024)");
+	CHECK(P("-a", "-b", "3072", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	CHECK(P("-O", "-b", "1536", "-e", "96K", "sim:") == FB_OK);	/* no --align: fine */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
 	t.sector = 512;
 	CHECK(P("-O", "-e", "1000000", "-b", "512", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
