@@ -7,7 +7,7 @@ MAN=$ROOT/man/flashbench.1
 
 help_opts=$("$FB" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
 ok "--help lists options" [ "$(wc -l <<<"$help_opts")" -ge 15 ]
-if command -v mandoc >/dev/null; then
+if need mandoc col; then
 	lint=$(mandoc -Tlint -W warning "$MAN" 2>&1)
 	ok "mandoc -Tlint is clean: $lint" [ -z "$lint" ]
 	man_opts=$(mandoc -Tascii "$MAN" | col -b | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
@@ -15,8 +15,6 @@ if command -v mandoc >/dev/null; then
 	only_man=$(comm -13 <(echo "$help_opts") <(echo "$man_opts") | tr '\n' ' ')
 	ok "options in --help but not in the man page: $only_help" [ -z "$only_help" ]
 	ok "options in the man page but not in --help: $only_man" [ -z "$only_man" ]
-else
-	skip "mandoc is not installed"
 fi
 # Every long option the binary accepts is in --help.
 accepted=$(awk '/struct option/,/^};/' "$ROOT"/src/*.c | grep -oE '\{ "[a-z][a-z0-9-]+",' | grep -oE '[a-z0-9-]+' | sort -u)

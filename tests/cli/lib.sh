@@ -15,6 +15,21 @@ trap _run_cleanups EXIT
 pass() { _passed=$((_passed + 1)); }
 fail() { _failed=$((_failed + 1)); echo "FAIL: $*"; }
 skip() { _skipped=$((_skipped + 1)); echo "SKIP: $*"; }
+# skip_ci REASON: a skip, but under CI=true a failure: CI (.ci/run) installs
+# every tool and runs as root, so there nothing may silently go untested.
+skip_ci() {
+	if [ "${CI:-}" = true ]; then fail "$* (CI=true: .ci/run must provide it)"; else skip "$*"; fi
+}
+# need TOOL...: true when every TOOL is installed; else skip_ci naming the missing ones.
+need() {
+	local t missing=()
+	for t; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	skip_ci "not installed: ${missing[*]}"
+	return 1
+}
+# need_root WHAT: true as root; else skip_ci "WHAT needs root".
+need_root() { is_root && return 0; skip_ci "$1 needs root"; return 1; }
 # ok DESCRIPTION COMMAND...: passes when the command succeeds
 ok() { local d=$1; shift; if "$@"; then pass; else fail "$d"; fi; }
 # expect_status WANT DESCRIPTION COMMAND...: runs command, output in $OUT/$ERR
