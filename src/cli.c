@@ -109,8 +109,11 @@ static const char *const test_names[] = {
 void cli_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: flashbench TEST [OPTIONS] DEVICE\n"
+"Usage: flashbench TEST... [OPTIONS] DEVICE   (TEST: -a -s -i --readahead -O -f\n"
+"                                             or --find-open-au, below)\n"
+"       flashbench --restore=BACKUP DEVICE\n"
 "       flashbench --analyze=FILE [--out=FILE]\n"
+"       flashbench --list-sims | --help | --version\n"
 "Find out how a flash device behaves: erase block and page size, open\n"
 "allocation units, FAT-optimised areas. DEVICE is a block device, a file,\n"
 "or sim:[PRESET][,key=value...] for the built-in simulated card.\n"
@@ -119,7 +122,8 @@ void cli_usage(FILE *f)
 "  -a, --align              read timing around power-of-two (and 3 x 2^n)\n"
 "                           boundaries, then a verdict: erase block and page size\n"
 "  -s, --scatter            read time across the device (gnuplot columns)\n"
-"  -i, --interval           read time by request size, with a linear fit\n"
+"  -i, --interval           read time by request size, with a linear fit; reads\n"
+"                           at --offset (16MiB: a 16MiB file needs --offset=0)\n"
 "      --readahead          sequential read rate by request (or readahead) size,\n"
 "                           the start of the plateau marked with ==>\n"
 "  -O, --open-au            write rates for --open-au-nr interleaved erase blocks (writes)\n"
@@ -132,20 +136,26 @@ void cli_usage(FILE *f)
 "Options:\n"
 "  -b, --blocksize=SIZE     smallest block size (default 16KiB)\n"
 "  -e, --erasesize=SIZE     erase block (allocation unit) size (default 4MiB)\n"
-"  -c, --count=N            tries per measurement, the fastest counts (default 8)\n"
-"      --offset=SIZE        where --open-au starts (default 16MiB rounded up to\n"
-"                           the erase size); --find-fat starts at 0 by default\n"
-"      --open-au-nr=N       erase blocks written at once by --open-au (default 2)\n"
+"  -c, --count=N            tries per measurement, the fastest counts (default 8,\n"
+"                           at most 1000000)\n"
+"      --offset=SIZE        where --open-au, --find-open-au and --interval start\n"
+"                           (default 16MiB rounded up to the erase size);\n"
+"                           --find-fat and --readahead start at 0 by default\n"
+"      --open-au-nr=N       erase blocks written at once by --open-au (default 2,\n"
+"                           at most 4096)\n"
 "  -r, --random             write inside each erase block in pseudo-random order\n"
-"      --fat-nr=N           erase blocks tested by --find-fat (default 6)\n"
+"      --fat-nr=N           erase blocks tested by --find-fat (default 6, at\n"
+"                           most 4096)\n"
 "      --scatter-order=N    scatter reads 2^N positions (default 9, at most 16)\n"
-"      --scatter-span=N     blocks read at each scatter position (default 1)\n"
+"      --scatter-span=N     blocks read at each scatter position (default 1, at\n"
+"                           most 1048576)\n"
 "      --interval-order=N   interval sizes 512B << 0..N (default 10, at most 20)\n"
 "      --min-size=SIZE      --readahead: smallest size (default 4KiB)\n"
 "      --max-size=SIZE      --readahead: largest size (default 8MiB); sizes double\n"
 "      --size=SIZE          --readahead: bytes read per run (default a quarter of\n"
 "                           DEVICE, at most 64MiB, at least --max-size)\n"
-"      --runs=N             --readahead: runs (columns) per size (default 2)\n"
+"      --runs=N             --readahead: runs (columns) per size (default 2, at\n"
+"                           most 16)\n"
 "      --buffered           --readahead: set the kernel readahead (BLKRASET) to each\n"
 "                           size and read through the page cache (root; restored)\n"
 "      --plateau=PCT        --readahead: within PCT%% of the best is the plateau\n"
@@ -158,7 +168,8 @@ void cli_usage(FILE *f)
 "                           onto DEVICE and verify it (runs no test)\n"
 "      --max-write=SIZE     --find-open-au: write at most SIZE bytes in all\n"
 "      --max-time=TIME      --find-open-au: stop after TIME of device time\n"
-"                           (90s, 5m, 2h); both report the bracket found so far\n"
+"                           (90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
+"                           report the bracket found so far\n"
 "      --no-early-stop      --open-au, --find-fat, --find-open-au: measure every\n"
 "                           block size, even once every write is a garbage collection\n"
 "  -o, --out=FILE           write results to FILE instead of standard output\n"
@@ -167,7 +178,10 @@ void cli_usage(FILE *f)
 "  -h, --help               show this help\n"
 "      --version            show the version\n"
 "\n"
-"SIZE: bytes (8388608), hex (0x800000) or with a binary suffix (8M, 8MiB, 16K).\n"
+"SIZE: bytes (8388608), hex (0x800000), either with a binary suffix: B,\n"
+"k K KB KiB kiB, m M MB MiB, g G GB GiB, t T TB TiB (KB and MB are binary too);\n"
+"a fraction with a suffix when the bytes are whole (1.5M, 0.5K). Only --offset\n"
+"may be 0.\n"
 "An option that none of the selected tests uses is refused (see flashbench(1)).\n"
 "Exit status: 0 done, 1 device error, 2 bad usage, 3 refused for safety,\n"
 "130 interrupted (partial results printed). See flashbench(1).\n");
@@ -506,6 +520,23 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 	return check_args(o, &g, err, errlen);
 }
 
+/* --interval reads its largest size at --offset, which is 16 MiB unless
+ * given: a 16 MiB file is too small, and the message says why. */
+static int check_interval_end(const struct fb_opts *o, const struct target *t,
+			      char *err, size_t errlen)
+{
+	uint64_t last = 512ull << o->interval_order;
+
+	if (!o->interval || (o->offset <= t->size && last <= t->size - o->offset))
+		return FB_OK;
+	return usage_err(err, errlen, "--interval reads up to %llu bytes (--interval-order %u) "
+			 "at --offset %llu%s, but %s has only %llu bytes: give a smaller "
+			 "--offset or --interval-order",
+			 (unsigned long long)last, o->interval_order, (unsigned long long)o->offset,
+			 o->offset_set ? "" : " (the default: 16MiB, rounded up to the erase size)",
+			 t->path, (unsigned long long)t->size);
+}
+
 int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *err, size_t errlen)
 {
 	uint64_t s = t->sector;
@@ -532,5 +563,5 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 				 (unsigned long long)o->offset, (unsigned long long)s, t->path);
 	if (o->readahead && ra_check_target(o, t, ra, sizeof(ra)) < 0)
 		return usage_err(err, errlen, "%s", ra);
-	return FB_OK;
+	return check_interval_end(o, t, err, errlen);
 }

@@ -92,7 +92,7 @@ ok "bad input left the image byte-identical" [ "$(sha256sum <"$S")" = "$SUM2" ]
 # ---- past the end: refused before the first request, with the numbers
 bad "open-au past the end" "67108864" -O -e 4M --open-au-nr=2 "$S"
 bad "find-fat past the end" "would access up to byte 100663296" -f -e 16M --fat-nr=6 "$S"
-bad "interval past the end" "interval would access" -i --offset=63M --interval-order=12 "$S"
+bad "interval past the end" "--interval reads up to 2097152 bytes (--interval-order 12) at --offset 66060288, but" -i --offset=63M --interval-order=12 "$S"
 ok "refused tests left the image byte-identical" [ "$(sha256sum <"$S")" = "$SUM2" ]
 
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Options the selected tests do not use, sim: spec keys given twice, the
-# --align block size:
+# --align block size, --interval past the end of a small file:
 # refused with exit 2, one line, and no I/O at all.
 . "$(dirname "$0")/lib.sh"
 
@@ -56,4 +56,10 @@ refused "-a -b 1536" "--blocksize 1536: --align reads half a block on each side 
 expect_status 0 "-a -b 3072 (six sectors) runs" "$FB" -a -b 3072 sim:
 expect_status 0 "-O -b 1536 (no --align) runs" "$FB" -O -b 1536 -e 96K --open-au-nr=1 sim:
 
+# ---- --interval reads at --offset
+make_image "$TMP/16m" 16
+bad "-i on a 16 MiB file" "--interval reads up to 524288 bytes (--interval-order 10) at --offset 16777216 (the default: 16MiB, rounded up to the erase size), but $TMP/16m has only 16777216 bytes: give a smaller --offset or --interval-order" -i "$TMP/16m"
+bad "-i --offset=15M on a 16 MiB file" "at --offset 15728640, but" -i --offset=15M --interval-order=12 "$TMP/16m"
+bad "-i --offset past 2^64" "at --offset 18446744073709551104, but" -i --offset=0xFFFFFFFFFFFFFE00 "$TMP/16m"
+expect_status 0 "-i --offset=0 on a 16 MiB file" "$FB" -i --offset=0 --interval-order=4 "$TMP/16m"
 done_testing

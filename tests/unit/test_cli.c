@@ -370,6 +370,50 @@ static void uses_cover_help(void)
 	free(text);
 }
 
+/* The largest value of each counted option is accepted, one more refused,
+ * and --help says "at most" it on the option's lines. */
+static void limits(void)
+{
+	static const struct { const char *test, *name; unsigned max; } l[] = {
+		{ "-a", "count", 1000000 }, { "-O", "open-au-nr", 4096 },
+		{ "-f", "fat-nr", 4096 }, { "-s", "scatter-order", 16 },
+		{ "-s", "scatter-span", 1048576 }, { "-i", "interval-order", 20 },
+		{ "--readahead", "runs", 16 },
+	};
+	char *text = NULL, a[64], want[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		char *line, *next;
+
+		snprintf(a, sizeof(a), "--%s=%u", l[i].name, l[i].max);
+		CHECK(P(l[i].test, a, "sim:") == FB_OK);
+		snprintf(a, sizeof(a), "--%s=%u", l[i].name, l[i].max + 1);
+		CHECK(P(l[i].test, a, "sim:") == FB_EUSAGE);
+		/* the option's line and its continuation lines */
+		snprintf(a, sizeof(a), "--%s=N ", l[i].name);
+		line = strstr(text, a);
+		CHECK(line != NULL);
+		if (!line)
+			continue;
+		next = strstr(line, "\n      --");
+		if (next)
+			*next = '\0';
+		snprintf(want, sizeof(want), "most %u)", l[i].max);
+		if (!strstr(line, want))
+			printf("FAIL: --help for --%s does not say '%s'\n", l[i].name, want);
+		CHECK(strstr(line, want) != NULL);
+		if (next)
+			*next = '\n';
+	}
+	free(text);
+}
+
 /* getopt keeps state between calls; cli_parse must start afresh each time. */
 static void again_and_again(void)
 {
@@ -442,6 +486,22 @@ static void geometry(void)
 	CHECK(P("-O", "--offset=1000", "-e", "1M", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
 	CHECK_STR(err, "--offset 1000 is not a multiple of the 512-byte sector of sim:");
+	/* --interval at the default --offset of 16 MiB: a 16 MiB device is too small */
+	t.size = 16 * MiB;
+	CHECK(P("-i", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--interval reads up to 524288 bytes (--interval-order 10) at --offset "
+		  "16777216 (the default: 16MiB, rounded up to the erase size), but sim: has only "
+		  "16777216 bytes: give a smaller --offset or --interval-order");
+	CHECK(P("-i", "--offset=0", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	CHECK(P("-i", "--offset=0xFFFFFFFFFFFFFE00", "sim:") == FB_OK);	/* no wrap-around */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK(P("-i", "--offset=16M", "--interval-order=0", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK(P("-i", "--offset=15M", "--interval-order=11", "sim:") == FB_OK);	/* just fits */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	t.size = 0;
 	t.sim = true;
 	CHECK(P("--readahead", "--buffered", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
@@ -459,7 +519,25 @@ static void usage_text(void)
 		return;
 	cli_usage(f);
 	fclose(f);
-	CHECK(strstr(text, "Usage: flashbench TEST [OPTIONS] DEVICE\n") == text);
+	CHECK(strstr(text, "Usage: flashbench TEST... [OPTIONS] DEVICE") == text);
+	/* the usage lines name every mode, before the description starts */
+	{
+		const char *modes[] = { "-a ", "-s ", "-i ", "--readahead", "-O ", "-f",
+					"--find-open-au", "--restore=", "--analyze=", "--list-sims",
+					"--help", "--version" };
+		char *end = strstr(text, "\nFind out");
+
+		CHECK(end != NULL);
+		if (end)
+			*end = '\0';
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			if (!strstr(text, modes[i]))
+				printf("FAIL: %s not in the usage lines\n", modes[i]);
+			CHECK(strstr(text, modes[i]) != NULL);
+		}
+		if (end)
+			*end = '\n';
+	}
 	CHECK(strstr(text, "--open-au-nr=N") != NULL);
 	CHECK(strstr(text, "within PCT% of the best") != NULL);	/* %% printed as % */
 	free(text);
@@ -477,6 +555,7 @@ int main(void)
 	getopt_errors();
 	option_uses();
 	uses_cover_help();
+	limits();
 	again_and_again();
 	small_buffer();
 	geometry();
