@@ -56,7 +56,7 @@ struct cli_use {
 	unsigned tests;		/* CLI_ bits of the tests and modes it changes */
 };
 
-/* Every long option, in the order of --help; the last entry has no name. */
+/* Every long option (a test unit walks them against --help); the last has no name. */
 extern const struct cli_use cli_uses[];
 
 /* The --help text. */
