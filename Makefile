@@ -15,6 +15,13 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
+# The compiler and flags of the last build, in a file the objects depend on:
+# "make check SANITIZE=1" after a plain make (or the other way round, or
+# another CC or CFLAGS) rebuilds everything. Rewritten only when they change.
+BUILD_FLAGS := $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
+.build-flags: FORCE
+	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || echo '$(BUILD_FLAGS)' >$@
+
 SRCS := $(sort $(wildcard src/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:.c=.o)
@@ -27,10 +34,10 @@ all: flashbench
 flashbench: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-src/%.o: src/%.c $(wildcard src/*.h)
+src/%.o: src/%.c $(wildcard src/*.h) .build-flags
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-tests/unit/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
+tests/unit/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h .build-flags
 	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
 check: flashbench $(UNIT_BINS) tests/faultshim.so
@@ -66,6 +73,7 @@ lint:
 	mandoc -Tlint -W warning man/flashbench.1
 
 clean:
-	rm -f flashbench src/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS)
+	rm -f flashbench src/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS) .build-flags
 
-.PHONY: all check install lint clean fuzz
+FORCE:
+.PHONY: all check install lint clean fuzz FORCE

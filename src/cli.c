@@ -63,11 +63,57 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/*
+ * What each option changes, in one place. Tests and modes select
+ * themselves (CLI_EVERY: never refused here; their conflicts are checked
+ * in check_opts and analyze_main). --erasesize moves --interval's default
+ * --offset (16 MiB rounded up to the erase size), so it counts there.
+ */
+const struct cli_use cli_uses[] = {
+	{ "align", CLI_EVERY }, { "scatter", CLI_EVERY }, { "interval", CLI_EVERY },
+	{ "readahead", CLI_EVERY }, { "open-au", CLI_EVERY }, { "find-fat", CLI_EVERY },
+	{ "find-open-au", CLI_EVERY }, { "analyze", CLI_EVERY }, { "restore", CLI_EVERY },
+	{ "list-sims", CLI_EVERY }, { "help", CLI_EVERY }, { "version", CLI_EVERY },
+	{ "blocksize", CLI_ALIGN | CLI_SCATTER | CLI_WRITES },
+	{ "erasesize", CLI_INTERVAL | CLI_WRITES },
+	{ "count", CLI_ALIGN | CLI_SCATTER | CLI_INTERVAL },
+	{ "offset", CLI_INTERVAL | CLI_READAHEAD | CLI_WRITES },
+	{ "open-au-nr", CLI_OPEN_AU },
+	{ "random", CLI_WRITES },
+	{ "fat-nr", CLI_FIND_FAT },
+	{ "scatter-order", CLI_SCATTER },
+	{ "scatter-span", CLI_SCATTER },
+	{ "interval-order", CLI_INTERVAL },
+	{ "min-size", CLI_READAHEAD },
+	{ "max-size", CLI_READAHEAD },
+	{ "size", CLI_READAHEAD },
+	{ "runs", CLI_READAHEAD },
+	{ "buffered", CLI_READAHEAD },
+	{ "plateau", CLI_READAHEAD },
+	{ "preserve", CLI_WRITES },
+	{ "backup", CLI_WRITES },
+	{ "max-write", CLI_FIND_OPEN_AU },
+	{ "max-time", CLI_FIND_OPEN_AU },
+	{ "no-early-stop", CLI_WRITES },
+	{ "out", CLI_TESTS | CLI_ANALYZE_MODE },
+	{ "verbose", CLI_TESTS },
+	{ NULL, 0 },
+};
+
+/* The names of the tests and modes, in the order of the CLI_ bits. */
+static const char *const test_names[] = {
+	"--align", "--scatter", "--interval", "--readahead", "--open-au", "--find-fat",
+	"--find-open-au", "--analyze", "--restore",
+};
+
 void cli_usage(FILE *f)
 {
 	fprintf(f,
-"Usage: flashbench TEST [OPTIONS] DEVICE\n"
+"Usage: flashbench TEST... [OPTIONS] DEVICE   (TEST: -a -s -i --readahead -O -f\n"
+"                                             or --find-open-au, below)\n"
+"       flashbench --restore=BACKUP DEVICE\n"
 "       flashbench --analyze=FILE [--out=FILE]\n"
+"       flashbench --list-sims | --help | --version\n"
 "Find out how a flash device behaves: erase block and page size, open\n"
 "allocation units, FAT-optimised areas. DEVICE is a block device, a file,\n"
 "or sim:[PRESET][,key=value...] for the built-in simulated card.\n"
@@ -76,7 +122,8 @@ void cli_usage(FILE *f)
 "  -a, --align              read timing around power-of-two (and 3 x 2^n)\n"
 "                           boundaries, then a verdict: erase block and page size\n"
 "  -s, --scatter            read time across the device (gnuplot columns)\n"
-"  -i, --interval           read time by request size, with a linear fit\n"
+"  -i, --interval           read time by request size, with a linear fit; reads\n"
+"                           at --offset (16MiB: a 16MiB file needs --offset=0)\n"
 "      --readahead          sequential read rate by request (or readahead) size,\n"
 "                           the start of the plateau marked with ==>\n"
 "  -O, --open-au            write rates for --open-au-nr interleaved erase blocks (writes)\n"
@@ -89,20 +136,26 @@ void cli_usage(FILE *f)
 "Options:\n"
 "  -b, --blocksize=SIZE     smallest block size (default 16KiB)\n"
 "  -e, --erasesize=SIZE     erase block (allocation unit) size (default 4MiB)\n"
-"  -c, --count=N            tries per measurement, the fastest counts (default 8)\n"
-"      --offset=SIZE        where --open-au starts (default 16MiB rounded up to\n"
-"                           the erase size); --find-fat starts at 0 by default\n"
-"      --open-au-nr=N       erase blocks written at once by --open-au (default 2)\n"
+"  -c, --count=N            tries per measurement, the fastest counts (default 8,\n"
+"                           at most 1000000)\n"
+"      --offset=SIZE        where --open-au, --find-open-au and --interval start\n"
+"                           (default 16MiB rounded up to the erase size);\n"
+"                           --find-fat and --readahead start at 0 by default\n"
+"      --open-au-nr=N       erase blocks written at once by --open-au (default 2,\n"
+"                           at most 4096)\n"
 "  -r, --random             write inside each erase block in pseudo-random order\n"
-"      --fat-nr=N           erase blocks tested by --find-fat (default 6)\n"
+"      --fat-nr=N           erase blocks tested by --find-fat (default 6, at\n"
+"                           most 4096)\n"
 "      --scatter-order=N    scatter reads 2^N positions (default 9, at most 16)\n"
-"      --scatter-span=N     blocks read at each scatter position (default 1)\n"
+"      --scatter-span=N     blocks read at each scatter position (default 1, at\n"
+"                           most 1048576)\n"
 "      --interval-order=N   interval sizes 512B << 0..N (default 10, at most 20)\n"
 "      --min-size=SIZE      --readahead: smallest size (default 4KiB)\n"
 "      --max-size=SIZE      --readahead: largest size (default 8MiB); sizes double\n"
 "      --size=SIZE          --readahead: bytes read per run (default a quarter of\n"
 "                           DEVICE, at most 64MiB, at least --max-size)\n"
-"      --runs=N             --readahead: runs (columns) per size (default 2)\n"
+"      --runs=N             --readahead: runs (columns) per size (default 2, at\n"
+"                           most 16)\n"
 "      --buffered           --readahead: set the kernel readahead (BLKRASET) to each\n"
 "                           size and read through the page cache (root; restored)\n"
 "      --plateau=PCT        --readahead: within PCT%% of the best is the plateau\n"
@@ -115,7 +168,8 @@ void cli_usage(FILE *f)
 "                           onto DEVICE and verify it (runs no test)\n"
 "      --max-write=SIZE     --find-open-au: write at most SIZE bytes in all\n"
 "      --max-time=TIME      --find-open-au: stop after TIME of device time\n"
-"                           (90s, 5m, 2h); both report the bracket found so far\n"
+"                           (90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
+"                           report the bracket found so far\n"
 "      --no-early-stop      --open-au, --find-fat, --find-open-au: measure every\n"
 "                           block size, even once every write is a garbage collection\n"
 "  -o, --out=FILE           write results to FILE instead of standard output\n"
@@ -124,7 +178,11 @@ void cli_usage(FILE *f)
 "  -h, --help               show this help\n"
 "      --version            show the version\n"
 "\n"
-"SIZE: bytes (8388608), hex (0x800000) or with a binary suffix (8M, 8MiB, 16K).\n"
+"SIZE: bytes (8388608), hex (0x800000), either with a binary suffix: B,\n"
+"k K KB KiB kiB, m M MB MiB, g G GB GiB, t T TB TiB (KB and MB are binary too);\n"
+"a fraction with a suffix when the bytes are whole (1.5M, 0.5K). Only --offset\n"
+"may be 0.\n"
+"An option that none of the selected tests uses is refused (see flashbench(1)).\n"
 "Exit status: 0 done, 1 device error, 2 bad usage, 3 refused for safety,\n"
 "130 interrupted (partial results printed). See flashbench(1).\n");
 }
@@ -291,10 +349,94 @@ static bool any_test(const struct fb_opts *o)
 	       o->readahead || o->find_open_au;
 }
 
+#define NOPTS (sizeof(long_opts) / sizeof(long_opts[0]) - 1)
+
+/* The options given on the command line (by index in long_opts), with the
+ * last value of each, for check_unused(). */
+struct given {
+	uint64_t mask;
+	const char *arg[NOPTS];
+};
+
+_Static_assert(NOPTS <= 64, "struct given has one bit per option");
+
+static void given_add(struct given *g, int val, const char *arg)
+{
+	for (size_t i = 0; i < NOPTS; i++) {
+		if (long_opts[i].val == val) {
+			g->mask |= 1ull << i;
+			g->arg[i] = arg;
+			return;
+		}
+	}
+}
+
+/* 0 for a name missing from cli_uses: refused everywhere, which test_cli's
+ * walk over --help finds. */
+static unsigned uses_of(const char *name)
+{
+	for (const struct cli_use *u = cli_uses; u->name; u++)
+		if (strcmp(u->name, name) == 0)
+			return u->tests;
+	return 0;
+}
+
+/* The CLI_ bits of what this command line runs. */
+static unsigned selected(const struct fb_opts *o)
+{
+	return (o->align ? CLI_ALIGN : 0) | (o->scatter ? CLI_SCATTER : 0) |
+	       (o->interval ? CLI_INTERVAL : 0) | (o->readahead ? CLI_READAHEAD : 0) |
+	       (o->open_au ? CLI_OPEN_AU : 0) | (o->find_fat ? CLI_FIND_FAT : 0) |
+	       (o->find_open_au ? CLI_FIND_OPEN_AU : 0) | (o->analyze ? CLI_ANALYZE_MODE : 0) |
+	       (o->restore ? CLI_RESTORE_MODE : 0);
+}
+
+/* "--align, --scatter and --interval" ("every test" for all seven). */
+static void name_list(unsigned bits, char *buf, size_t len)
+{
+	size_t n = sizeof(test_names) / sizeof(test_names[0]), at = 0, left = 0;
+
+	buf[0] = '\0';
+	if ((bits & CLI_TESTS) == CLI_TESTS) {
+		at = (size_t)snprintf(buf, len, "every test");
+		bits &= ~(unsigned)CLI_TESTS;
+	}
+	for (size_t i = 0; i < n; i++)
+		left += (bits >> i) & 1;
+	for (size_t i = 0; i < n && at < len; i++) {
+		if (!((bits >> i) & 1))
+			continue;
+		left--;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at == 0 ? "" :
+				       left == 0 ? " and " : ", ", test_names[i]);
+	}
+}
+
+/* An option that none of the selected tests uses does nothing: refused. */
+static int check_unused(const struct given *g, unsigned sel, char *err, size_t len)
+{
+	char with[160], uses[160];
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		unsigned u = uses_of(long_opts[i].name);
+		const char *arg = g->arg[i];
+
+		if (!(g->mask & (1ull << i)) || (u & sel))
+			continue;
+		name_list(sel, with, sizeof(with));
+		name_list(u, uses, sizeof(uses));
+		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
+				 long_opts[i].name, arg ? "=" : "", arg ? arg : "", with,
+				 u ? uses : "nothing");
+	}
+	return FB_OK;
+}
+
 /* Everything that can be checked before the device is opened. */
-static int check_opts(struct fb_opts *o, char *err, size_t len)
+static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_t len)
 {
 	char ra[256];
+	int r;
 
 	if (o->restore && (o->preserve || o->backup))
 		return usage_err(err, len, "--restore=%s: cannot be combined with --preserve or --backup",
@@ -303,15 +445,18 @@ static int check_opts(struct fb_opts *o, char *err, size_t len)
 		return usage_err(err, len, "--restore=%s: runs no test; give it with DEVICE alone",
 				 o->restore);
 	if (o->restore)
-		return FB_OK;
+		return check_unused(g, selected(o), err, len);
 	if (o->backup && !o->preserve)
 		return usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
 	if (!any_test(o))
 		return usage_err(err, len, "no test selected: use --align, --scatter, --interval, "
 				 "--readahead, --open-au, --find-fat or --find-open-au (or --analyze FILE)");
-	if ((o->readahead || o->buffered) && ra_check_opts(o, ra, sizeof(ra)) < 0)
+	if ((r = check_unused(g, selected(o), err, len)) != FB_OK)
+		return r;
+	if (o->readahead && ra_check_opts(o, ra, sizeof(ra)) < 0)
 		return usage_err(err, len, "%s", ra);
-	if (o->blocksize > o->erasesize)
+	/* Only the write tests cut erase blocks into blocks. */
+	if ((selected(o) & CLI_WRITES) && o->blocksize > o->erasesize)
 		return usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
 				 (unsigned long long)o->blocksize, (unsigned long long)o->erasesize);
 	if (o->scatter && o->scatter_span > UINT64_MAX / 2 / o->blocksize)
@@ -328,7 +473,7 @@ static int check_opts(struct fb_opts *o, char *err, size_t len)
 }
 
 /* DEVICE: exactly one argument after the options. */
-static int check_args(struct fb_opts *o, char *err, size_t len)
+static int check_args(struct fb_opts *o, const struct given *g, char *err, size_t len)
 {
 	if (o->nargs < 1)
 		return usage_err(err, len, "missing DEVICE (a block device, a file or sim:)");
@@ -336,11 +481,12 @@ static int check_args(struct fb_opts *o, char *err, size_t len)
 		return usage_err(err, len, "unexpected argument '%s' after DEVICE '%s'",
 				 o->args[1], o->args[0]);
 	o->device = o->args[0];
-	return check_opts(o, err, len);
+	return check_opts(o, g, err, len);
 }
 
 int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen)
 {
+	struct given g = { 0 };
 	int c, r;
 
 	opts_defaults(o);
@@ -361,12 +507,34 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 			return getopt_error(c, argv, err, errlen);
 		if (!set_plain(o, c, optarg) && (r = set_value(o, c, optarg, err, errlen)) != FB_OK)
 			return r;
+		given_add(&g, c, optarg);
 	}
 	o->nargs = optind < argc ? argc - optind : 0;
 	o->args = argv + (optind < argc ? optind : argc);
-	if (o->analyze)		/* saved output: analyze_main() refuses a DEVICE or a test */
+	/* Saved output: analyze_main() refuses a DEVICE, a test or --restore. */
+	if (o->analyze && !any_test(o) && !o->restore &&
+	    check_unused(&g, CLI_ANALYZE_MODE, err, errlen) != FB_OK)
+		return FB_EUSAGE;
+	if (o->analyze)
 		return CLI_ANALYZE;
-	return check_args(o, err, errlen);
+	return check_args(o, &g, err, errlen);
+}
+
+/* --interval reads its largest size at --offset, which is 16 MiB unless
+ * given: a 16 MiB file is too small, and the message says why. */
+static int check_interval_end(const struct fb_opts *o, const struct target *t,
+			      char *err, size_t errlen)
+{
+	uint64_t last = 512ull << o->interval_order;
+
+	if (!o->interval || (o->offset <= t->size && last <= t->size - o->offset))
+		return FB_OK;
+	return usage_err(err, errlen, "--interval reads up to %llu bytes (--interval-order %u) "
+			 "at --offset %llu%s, but %s has only %llu bytes: give a smaller "
+			 "--offset or --interval-order",
+			 (unsigned long long)last, o->interval_order, (unsigned long long)o->offset,
+			 o->offset_set ? "" : " (the default: 16MiB, rounded up to the erase size)",
+			 t->path, (unsigned long long)t->size);
 }
 
 int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *err, size_t errlen)
@@ -378,11 +546,13 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 		return usage_err(err, errlen,
 				 "--blocksize %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->blocksize, (unsigned long long)s, t->path);
+	/* The read "on" a boundary starts half a block before it. */
 	if (o->align && (o->blocksize / 2) % s)
-		return usage_err(err, errlen, "--blocksize %llu: --align reads half a block across "
-				 "each boundary, so the block size must be at least twice the "
-				 "%llu-byte sector",
-				 (unsigned long long)o->blocksize, (unsigned long long)s);
+		return usage_err(err, errlen, "--blocksize %llu: --align reads half a block on each "
+				 "side of a boundary, so the block size must be a multiple of twice "
+				 "the %llu-byte sector (%llu)",
+				 (unsigned long long)o->blocksize, (unsigned long long)s,
+				 (unsigned long long)(2 * s));
 	if (o->erasesize % s)
 		return usage_err(err, errlen,
 				 "--erasesize %llu is not a multiple of the %llu-byte sector of %s",
@@ -393,5 +563,5 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 				 (unsigned long long)o->offset, (unsigned long long)s, t->path);
 	if (o->readahead && ra_check_target(o, t, ra, sizeof(ra)) < 0)
 		return usage_err(err, errlen, "%s", ra);
-	return FB_OK;
+	return check_interval_end(o, t, err, errlen);
 }

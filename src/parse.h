@@ -6,7 +6,8 @@
 
 /*
  * Parse a size: a plain integer ("8388608"), hex ("0x200"), or a number
- * with a binary suffix (k K KiB M MiB G GiB T TiB, also "B"). A decimal
+ * with a binary suffix (k K KB KiB kiB, m M MB MiB, g G GB GiB, t T TB TiB,
+ * also "B": KB and MB are binary too). A decimal
  * fraction is allowed with a suffix when the result is a whole number of
  * bytes ("1.5M"). Returns 0, or -1 for garbage, a negative value or
  * overflow.

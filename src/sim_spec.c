@@ -435,8 +435,12 @@ static int apply_preset(struct sim_spec *sp, const char *name, char *err, size_t
 	return 0;
 }
 
-/* One item "key=value" (or a bare word, which is an error here). */
-static int apply_item(struct sim_spec *sp, char *item, char *err, size_t errlen)
+_Static_assert(NKEYS <= 64, "apply_item() keeps one bit per key");
+
+/* One item "key=value" (or a bare word, which is an error here). seen has
+ * a bit for each key given so far: a key given twice is refused (the
+ * last used to win silently), except the fail points, which add up. */
+static int apply_item(struct sim_spec *sp, char *item, uint64_t *seen, char *err, size_t errlen)
 {
 	char *eq = strchr(item, '=');
 	const struct key *k;
@@ -456,6 +460,11 @@ static int apply_item(struct sim_spec *sp, char *item, char *err, size_t errlen)
 		snprintf(err, errlen, "sim: unknown key '%s'", item);
 		return -1;
 	}
+	if (k->type != K_FAIL && (*seen >> (k - keys) & 1)) {
+		snprintf(err, errlen, "sim: key '%s' given twice", k->name);
+		return -1;
+	}
+	*seen |= 1ull << (k - keys);
 	if (set_value(sp, k, eq + 1) < 0) {
 		if (k->type == K_FAIL && sp->p.nfail >= SIM_MAX_FAIL)
 			snprintf(err, errlen, "sim: more than %d fail points", SIM_MAX_FAIL);
@@ -470,7 +479,8 @@ int sim_spec_parse(const char *spec, struct sim_spec *out, char *err, size_t err
 {
 	char item[sizeof(out->image) + 32];
 	const char *s = spec ? spec : "";
-	int first = 1;
+	int first = 1, named = 0;	/* named: the first item was a preset */
+	uint64_t seen = 0;
 
 	memset(out, 0, sizeof(*out));
 	apply_preset(out, presets[0].name, err, errlen);
@@ -489,7 +499,12 @@ int sim_spec_parse(const char *spec, struct sim_spec *out, char *err, size_t err
 		if (first && !strchr(item, '=')) {
 			if (apply_preset(out, item, err, errlen) < 0)
 				return -1;
-		} else if (apply_item(out, item, err, errlen) < 0) {
+			named = 1;
+		} else if (named && sim_preset(item)) {
+			snprintf(err, errlen, "sim: two presets, '%s' and '%s': give one, "
+				 "then key=value", out->preset, item);
+			return -1;
+		} else if (apply_item(out, item, &seen, err, errlen) < 0) {
 			return -1;
 		}
 		first = 0;

@@ -48,10 +48,10 @@ run_modules "$IMG" "image file"
 chmod 444 "$IMG"
 chmod 755 "$TMP"
 as_user=()
-is_root && command -v setpriv >/dev/null && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-if is_root && [ ${#as_user[@]} -eq 0 ]; then
-	skip "read-only file test: setpriv missing"
+if is_root && ! need setpriv; then
+	:	# counted by need
 else
+	is_root && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 	expect_status 0 "align on a file without write permission" "${as_user[@]}" "$FB" -a -b 1M -c 1 "$IMG"
 	expect_status 1 "open-au on a file without write permission cannot open it" "${as_user[@]}" "$FB" -O -e 1M "$IMG"
 	ok "open-au without write permission: says why" grep -q 'Permission denied' <<<"$ERR"
@@ -61,12 +61,6 @@ chmod 644 "$IMG"
 # ---- bad input: exit 2, one line naming the option and the value, no I/O
 make_image "$TMP/small" 64
 SUM2=$(sha256sum <"$TMP/small")
-bad() {	# DESCRIPTION WORD-IN-MESSAGE ARGS...
-	local d=$1 word=$2; shift 2
-	expect_status 2 "$d" "$FB" "$@"
-	ok "$d: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ]
-	ok "$d: names '$word'" grep -qF -- "$word" <<<"$ERR"
-}
 S=$TMP/small
 bad "garbage blocksize" "--blocksize: invalid size 'abc'" -O -b abc "$S"
 bad "zero blocksize" "--blocksize" -O -b 0 "$S"
@@ -98,7 +92,7 @@ ok "bad input left the image byte-identical" [ "$(sha256sum <"$S")" = "$SUM2" ]
 # ---- past the end: refused before the first request, with the numbers
 bad "open-au past the end" "67108864" -O -e 4M --open-au-nr=2 "$S"
 bad "find-fat past the end" "would access up to byte 100663296" -f -e 16M --fat-nr=6 "$S"
-bad "interval past the end" "interval would access" -i --offset=63M --interval-order=12 "$S"
+bad "interval past the end" "--interval reads up to 2097152 bytes (--interval-order 12) at --offset 66060288, but" -i --offset=63M --interval-order=12 "$S"
 ok "refused tests left the image byte-identical" [ "$(sha256sum <"$S")" = "$SUM2" ]
 
 
@@ -109,7 +103,7 @@ expect_status 0 "--version" "$FB" --version
 ok "--version prints the name" grep -q '^flashbench [0-9]' <<<"$OUT"
 
 # ---- the same on a loop device
-if is_root && losetup -f >/dev/null 2>&1; then
+if need_root "loop device tests" && need losetup && losetup -f >/dev/null 2>&1; then
 	cp "$IMG" "$TMP/loopimg"
 	if make_loop "$TMP/loopimg"; then
 		run_modules "$LOOPDEV" "loop device"
@@ -128,7 +122,7 @@ if is_root && losetup -f >/dev/null 2>&1; then
 			grep -qE "^flashbench: $LOOPDEV: write at offset 16777216, length 1048576: [A-Z][a-z ]+" <<<"$ERR"
 		ok "read-only loop: no rate invented" [ -z "$OUT" ]
 	fi
-else
-	skip "loop device tests need root and loop devices"
+elif is_root && command -v losetup >/dev/null; then
+	skip_ci "no free loop device"
 fi
 done_testing

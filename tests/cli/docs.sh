@@ -7,7 +7,7 @@ MAN=$ROOT/man/flashbench.1
 
 help_opts=$("$FB" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
 ok "--help lists options" [ "$(wc -l <<<"$help_opts")" -ge 15 ]
-if command -v mandoc >/dev/null; then
+if need mandoc col; then
 	lint=$(mandoc -Tlint -W warning "$MAN" 2>&1)
 	ok "mandoc -Tlint is clean: $lint" [ -z "$lint" ]
 	man_opts=$(mandoc -Tascii "$MAN" | col -b | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
@@ -15,9 +15,27 @@ if command -v mandoc >/dev/null; then
 	only_man=$(comm -13 <(echo "$help_opts") <(echo "$man_opts") | tr '\n' ' ')
 	ok "options in --help but not in the man page: $only_help" [ -z "$only_help" ]
 	ok "options in the man page but not in --help: $only_man" [ -z "$only_man" ]
-else
-	skip "mandoc is not installed"
 fi
+# The SYNOPSIS and the --help usage lines name every mode.
+if need mandoc col; then
+	syn=$(mandoc -Tascii "$MAN" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p')
+	for m in -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
+		ok "man SYNOPSIS names $m" grep -qF -- " $m" <<<"$syn"
+	done
+fi
+usage=$("$FB" --help | sed '/^Find out/,$d')
+for m in -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
+	ok "--help usage names $m" grep -qF -- " $m" <<<"$usage"
+done
+# Every size suffix parse.c takes is in the man page, README and --help.
+suffixes=$(sed -n '/suffixes\[\] = {/,/^};/p' "$ROOT/src/parse.c" | grep -oE '"[A-Za-z]+"' | tr -d '"')
+ok "found the size suffixes in parse.c" [ "$(wc -w <<<"$suffixes")" -ge 15 ]
+man_text=$(mandoc -Tascii "$MAN" 2>/dev/null | col -b)
+for x in $suffixes; do
+	ok "the man page lists the size suffix $x" grep -qE "[ ,(]$x[ ,)]" <<<"$man_text"
+	ok "README lists the size suffix $x" grep -qF "\`$x\`" "$ROOT/README.md"
+	ok "--help lists the size suffix $x" grep -qE "(^|[ ,:])$x([ ,;)]|$)" <<<"$("$FB" --help | sed -n '/^SIZE:/,/^An option/p')"
+done
 # Every long option the binary accepts is in --help.
 accepted=$(awk '/struct option/,/^};/' "$ROOT"/src/*.c | grep -oE '\{ "[a-z][a-z0-9-]+",' | grep -oE '[a-z0-9-]+' | sort -u)
 ok "found the getopt_long table" [ "$(wc -w <<<"$accepted")" -ge 15 ]

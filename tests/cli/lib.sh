@@ -15,6 +15,21 @@ trap _run_cleanups EXIT
 pass() { _passed=$((_passed + 1)); }
 fail() { _failed=$((_failed + 1)); echo "FAIL: $*"; }
 skip() { _skipped=$((_skipped + 1)); echo "SKIP: $*"; }
+# skip_ci REASON: a skip, but under CI=true a failure: CI (.ci/run) installs
+# every tool and runs as root, so there nothing may silently go untested.
+skip_ci() {
+	if [ "${CI:-}" = true ]; then fail "$* (CI=true: .ci/run must provide it)"; else skip "$*"; fi
+}
+# need TOOL...: true when every TOOL is installed; else skip_ci naming the missing ones.
+need() {
+	local t missing=()
+	for t; do command -v "$t" >/dev/null 2>&1 || missing+=("$t"); done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	skip_ci "not installed: ${missing[*]}"
+	return 1
+}
+# need_root WHAT: true as root; else skip_ci "WHAT needs root".
+need_root() { is_root && return 0; skip_ci "$1 needs root"; return 1; }
 # ok DESCRIPTION COMMAND...: passes when the command succeeds
 ok() { local d=$1; shift; if "$@"; then pass; else fail "$d"; fi; }
 # expect_status WANT DESCRIPTION COMMAND...: runs command, output in $OUT/$ERR
@@ -47,6 +62,15 @@ to_num() {
 		m["B"] = 1; m["K"] = 1e3; m["M"] = 1e6; m["G"] = 1e9; m[""] = 1
 		m["KiB"] = 1024; m["MiB"] = 1048576; m["GiB"] = 1073741824
 		printf "%.6f\n", n * m[u] }'
+}
+# bad DESCRIPTION WORDS ARGS...: flashbench ARGS is a usage error (exit 2)
+# with one line on stderr containing WORDS, and nothing on stdout
+bad() {
+	local d=$1 word=$2; shift 2
+	expect_status 2 "$d" "$FB" "$@"
+	ok "$d: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ]
+	ok "$d: names '$word' ($ERR)" grep -qF -- "$word" <<<"$ERR"
+	ok "$d: nothing on stdout" [ -z "$OUT" ]
 }
 # not COMMAND...: succeeds when the command fails (for use with ok)
 not() { ! "$@"; }

@@ -93,13 +93,6 @@ expect_status 0 "sim: --max-size below the plateau" "$FB" --readahead --min-size
 ok "plateau at the largest size: says it may lie beyond" grep -q 'may lie beyond --max-size 64KiB' <<<"$OUT"
 
 # ---- bad input: exit 2, one line naming the option and the value
-bad() {	# DESCRIPTION WORD-IN-MESSAGE ARGS...
-	local d=$1 word=$2; shift 2
-	expect_status 2 "$d" "$FB" "$@"
-	ok "$d: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ]
-	ok "$d: names '$word' ($ERR)" grep -qF -- "$word" <<<"$ERR"
-	ok "$d: nothing on stdout" [ -z "$OUT" ]
-}
 bad "min-size larger than max-size" "--min-size 1048576 is larger than --max-size 65536" \
 	--readahead --min-size=1M --max-size=64K sim:
 bad "min-size not a power of two" "--min-size 12288" --readahead --min-size=12K sim:
@@ -113,19 +106,18 @@ bad "runs 17" "--runs: '17'" --readahead --runs=17 sim:
 bad "plateau 100" "--plateau: '100'" --readahead --plateau=100 sim:
 bad "plateau garbage" "--plateau: 'x'" --readahead --plateau=x sim:
 bad "buffered on sim:" "has no kernel readahead" --readahead --buffered sim:
-bad "buffered without readahead" "--buffered only applies to --readahead" -a --buffered sim:
+bad "buffered without readahead" "--buffered: has no effect with --align (it applies to --readahead)" -a --buffered sim:
 make_image "$TMP/small" 4
 bad "max-size past the end" "readahead would access up to byte 8388608" --readahead "$TMP/small"
 
 # ---- loop devices (root): both modes, readahead left as found
-if ! is_root; then
-	skip "loop-device tests need root"
+if ! need_root "loop-device tests" || ! need losetup blockdev mkfs.ext4 mount umount sfdisk partx; then
 	done_testing
 	exit
 fi
 make_image "$TMP/img" 64
 if ! make_loop "$TMP/img"; then
-	skip "no loop device available"
+	skip_ci "no loop device available"
 	done_testing
 	exit
 fi
@@ -189,7 +181,7 @@ expect_status 2 "buffered with bad sizes" "$FB" --readahead --buffered --min-siz
 ok "bad usage left the readahead alone" [ "$(blockdev --getra "$DEV")" -eq 968 ]
 
 # ---- a regular file on ext4 on a loop device: the file system's disk
-if command -v mkfs.ext4 >/dev/null && truncate -s 64M "$TMP/fs.img" &&
+if truncate -s 64M "$TMP/fs.img" &&
    mkfs.ext4 -q -F "$TMP/fs.img" 2>/dev/null && make_loop "$TMP/fs.img" &&
    mkdir -p "$TMP/mnt" && mount "$LOOPDEV" "$TMP/mnt" 2>/dev/null; then
 	cleanup_add "umount $TMP/mnt"
@@ -203,18 +195,16 @@ if command -v mkfs.ext4 >/dev/null && truncate -s 64M "$TMP/fs.img" &&
 	expect_status 0 "direct on a file on ext4" "$FB" --readahead --max-size=2M --runs=1 "$TMP/mnt/data"
 	ok "file direct: 10 rows" [ "$(grep -cE '^(==> |    ) *[0-9.]+(KiB|MiB) +[0-9.]+ +[0-9.]+$' <<<"$OUT")" -eq 10 ]
 	# Without root: a clear message, nothing changed.
-	if command -v setpriv >/dev/null; then
+	if need setpriv; then
 		chmod 755 "$TMP" "$TMP/mnt"
 		chmod 644 "$TMP/mnt/data"
 		expect_status 1 "buffered as nobody" setpriv --reuid=65534 --regid=65534 --clear-groups \
 			"$FB" --readahead --buffered "$TMP/mnt/data"
 		ok "as nobody: says it needs root ($ERR)" grep -q 'needs root' <<<"$ERR"
 		ok "as nobody: readahead unchanged" [ "$(blockdev --getra "$FSDEV")" -eq "$FS_RA" ]
-	else
-		skip "setpriv is not installed"
 	fi
 else
-	skip "cannot make and mount an ext4 image"
+	skip_ci "cannot make and mount an ext4 image"
 fi
 # A file on a partition: the readahead belongs to the whole disk.
 # part_node: the node of ${LOOPDEV}p1, made in $TMP where no udev makes it.
@@ -228,7 +218,7 @@ part_node() {
 	PART=$TMP/p1
 	mknod "$PART" b "$(cut -d: -f1 "$sys/dev")" "$(cut -d: -f2 "$sys/dev")"
 }
-if command -v sfdisk >/dev/null && truncate -s 64M "$TMP/part.img" &&
+if truncate -s 64M "$TMP/part.img" &&
    echo 'start=2048, type=83' | sfdisk -q "$TMP/part.img" >/dev/null 2>&1 &&
    make_loop "$TMP/part.img" -P && part_node &&
    mkfs.ext4 -q -F "$PART" 2>/dev/null && mkdir -p "$TMP/pmnt" &&
@@ -242,7 +232,7 @@ if command -v sfdisk >/dev/null && truncate -s 64M "$TMP/part.img" &&
 		grep -q "readahead of $LOOPDEV set" <<<"$OUT"
 	ok "partition: readahead restored" [ "$(blockdev --getra "$LOOPDEV")" -eq "$P_RA" ]
 else
-	skip "cannot make and mount a partitioned loop device"
+	skip_ci "cannot make and mount a partitioned loop device"
 fi
 # A file on a file system without a block device: a clear error.
 if mountpoint -q /dev/shm && [ "$(stat -f -c %T /dev/shm)" = tmpfs ]; then

@@ -28,18 +28,11 @@ ok "wrapping: nothing announced" [ -z "$(grep 'will overwrite' <<<"$ERR")" ]
 expect_status 3 "--backup that exists" "$FB" -f --fat-nr=1 --erasesize=1M --preserve --backup="$TMP/exists" "$TMP/f.img"
 ok "existing backup: nothing written" [ "$(sum "$TMP/f.img")" = "$f0" ]
 
-if ! is_root; then
-	skip "loop devices and mounts need root"
+if ! need_root "loop devices and mounts" ||
+   ! need mkfs.ext4 losetup sfdisk mkswap swapon swapoff partx mount umount; then
 	done_testing
 	exit
 fi
-for tool in mkfs.ext4 losetup sfdisk mkswap swapon partx; do
-	if ! command -v $tool >/dev/null; then
-		skip "$tool is missing"
-		done_testing
-		exit
-	fi
-done
 
 # refused DESCRIPTION DEVICE IMAGE WHAT: every write test and --restore exit 3
 # naming WHAT, and the image is byte for byte the same.

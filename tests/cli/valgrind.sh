@@ -5,8 +5,7 @@
 # and valgrind cannot share a process).
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v valgrind >/dev/null; then
-	skip "valgrind is not installed"
+if ! need valgrind; then
 	done_testing
 	exit
 fi

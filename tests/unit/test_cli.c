@@ -5,6 +5,7 @@
  * against made-up targets, cli_usage() into memory.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -59,8 +60,8 @@ static void defaults(void)
 	CHECK(!o.out && !o.analyze && !o.backup && !o.restore && !o.preserve);
 	CHECK(o.nargs == 1 && o.args[0] == o.device);
 	/* the default offset is 16 MiB rounded up to the erase size */
-	CHECK(P("-a", "-e", "12M", "-b", "1M", "sim:") == FB_OK && o.offset == 24 * MiB);
-	CHECK(P("-a", "-e", "32M", "sim:") == FB_OK && o.offset == 32 * MiB);
+	CHECK(P("-O", "-e", "12M", "-b", "1M", "sim:") == FB_OK && o.offset == 24 * MiB);
+	CHECK(P("-i", "-e", "32M", "sim:") == FB_OK && o.offset == 32 * MiB);
 }
 
 static void short_options(void)
@@ -71,11 +72,11 @@ static void short_options(void)
 	CHECK(P("-asfOriv", "sim:") == FB_OK);	/* clustered */
 	CHECK(o.align && o.scatter && o.find_fat && o.open_au && o.random && o.interval &&
 	      o.verbose);
-	CHECK(P("-O", "-c", "3", "-b", "32K", "-e", "8M", "-o", "out.txt", "sim:") == FB_OK);
+	CHECK(P("-a", "-O", "-c", "3", "-b", "32K", "-e", "8M", "-o", "out.txt", "sim:") == FB_OK);
 	CHECK(o.count == 3 && o.blocksize == 32 * KiB && o.erasesize == 8 * MiB);
 	CHECK(o.erasesize_set);
 	CHECK_STR(o.out, "out.txt");
-	CHECK(P("-O", "-c3", "-b32K", "-e8M", "-oout", "sim:") == FB_OK);	/* attached */
+	CHECK(P("-aO", "-c3", "-b32K", "-e8M", "-oout", "sim:") == FB_OK);	/* attached */
 	CHECK(o.count == 3 && o.blocksize == 32 * KiB && o.erasesize == 8 * MiB);
 	CHECK_STR(o.out, "out");
 	CHECK(P("-vab1M", "-c1", "sim:") == FB_OK);	/* value at the end of a cluster */
@@ -116,7 +117,7 @@ static void long_tests(void)
 
 static void long_values(void)
 {
-	CHECK(P("-O", "--scatter-order=4", "--scatter-span=3", "--fat-nr=7", "--open-au-nr=16",
+	CHECK(P("-O", "-s", "-f", "-i", "--scatter-order=4", "--scatter-span=3", "--fat-nr=7", "--open-au-nr=16",
 		"--offset=0x100000", "--interval-order=20", "--count=5", "--blocksize=8K",
 		"--erasesize=1MiB", "--out", "f", "sim:") == FB_OK);
 	CHECK(o.scatter_order == 4 && o.scatter_span == 3 && o.fat_nr == 7);
@@ -176,7 +177,7 @@ static void bad_values(void)
 	    "--scatter-span=0", "sim:");
 	/* blocksize x span wrapped to 0 once, and read nothing at offsets past the end */
 	BAD("--scatter-span 16 times --blocksize 1152921504606846976 overflows", "-s",
-	    "-b", "1048576T", "-e", "1048576T", "--scatter-span=16", "sim:");
+	    "-b", "1048576T", "--scatter-span=16", "sim:");
 	BAD("--interval-order: '21' is not a whole number from 0 to 20", "-i",
 	    "--interval-order=21", "sim:");
 	BAD("--runs: '17' is not a whole number from 1 to 16", "--readahead", "--runs=17", "sim:");
@@ -208,7 +209,8 @@ static void bad_combinations(void)
 	BAD("--backup=b: only used with --preserve", "--backup=b", "-O", "sim:");
 	BAD("--find-open-au: needs --erasesize (or --align, to use its verdict)",
 	    "--find-open-au", "sim:");
-	BAD("--buffered only applies to --readahead", "--buffered", "-a", "sim:");
+	BAD("--buffered: has no effect with --align (it applies to --readahead)", "--buffered",
+	    "-a", "sim:");
 	BAD("--min-size 65536 is larger than --max-size 4096", "--readahead", "--min-size=64K",
 	    "--max-size=4K", "sim:");
 	BAD("--min-size 3072 is not a power of two times the sector size", "--readahead",
@@ -241,6 +243,175 @@ static void getopt_errors(void)
 	    "--find-fat or --find-open-au (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
+}
+
+/* A value each option accepts (NULL: it takes none). */
+static const char *sample_value(const char *name)
+{
+	static const struct { const char *name, *value; } v[] = {
+		{ "blocksize", "1M" }, { "erasesize", "8M" }, { "count", "3" },
+		{ "offset", "32M" }, { "open-au-nr", "3" }, { "fat-nr", "4" },
+		{ "scatter-order", "4" }, { "scatter-span", "2" }, { "interval-order", "8" },
+		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
+		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
+		{ "out", "o.txt" }, { "backup", "b.backup" },
+	};
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(v[i].name, name) == 0)
+			return v[i].value;
+	return NULL;
+}
+
+/* The words that select test bit b (DEVICE added by the caller, but not for
+ * --analyze), and its name. */
+static const char *const test_words[][3] = {
+	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
+	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
+	{ "--restore=b.backup" },
+};
+
+/* Option `name` with the test of bit b: accepted exactly when the table says
+ * the test uses it, and else refused with a message naming both. */
+static void one_use(const struct cli_use *u, unsigned b)
+{
+	char opt[64], want[160];
+	const char *value = sample_value(u->name);
+	const char *const *t = test_words[b];
+	bool analyze = (1u << b) == CLI_ANALYZE_MODE, uses = u->tests & (1u << b);
+	int r;
+
+	snprintf(opt, sizeof(opt), "--%s%s%s", u->name, value ? "=" : "", value ? value : "");
+	if (strcmp(u->name, "backup") == 0)	/* only with --preserve */
+		r = P(t[0], t[1] ? t[1] : "--preserve", "--preserve", opt, analyze ? NULL : "sim:");
+	else
+		r = P(t[0], t[1] ? t[1] : opt, opt, analyze ? NULL : "sim:");
+	if (uses) {
+		CHECK(r == (analyze ? CLI_ANALYZE : FB_OK));
+		if (r != (analyze ? CLI_ANALYZE : FB_OK))
+			printf("FAIL: %s with %s refused: %s\n", opt, t[0], err);
+		return;
+	}
+	CHECK(r == FB_EUSAGE);
+	/* --backup without --preserve, and --restore with either, have their own message */
+	if (strcmp(u->name, "backup") == 0 ||
+	    ((1u << b) == CLI_RESTORE_MODE && strcmp(u->name, "preserve") == 0))
+		return;
+	snprintf(want, sizeof(want), "%s: has no effect with %.*s (it applies to ", opt,
+		 (int)strcspn(t[0], "="), t[0]);
+	if (strstr(err, want) != err)
+		printf("FAIL: %s with %s: got '%s', want '%s...'\n", opt, t[0], err, want);
+	CHECK(strstr(err, want) == err);
+}
+
+/* Every option against every test and mode, as cli_uses says. */
+static void option_uses(void)
+{
+	for (const struct cli_use *u = cli_uses; u->name; u++) {
+		if (u->tests == CLI_EVERY)
+			continue;	/* a test or mode itself */
+		for (unsigned b = 0; b < sizeof(test_words) / sizeof(test_words[0]); b++)
+			one_use(u, b);
+	}
+	/* the reproductions of issue 10 */
+	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
+	    "-O", "--max-write=1M", "sim:");
+	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
+	    "-O", "--max-time=1h", "sim:");
+	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
+	    "(it applies to --open-au, --find-fat and --find-open-au)",
+	    "-asi", "--readahead", "--preserve", "sim:");
+	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
+	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
+	/* short options are named by their long name; several tests in one run */
+	BAD("--count=3: has no effect with --open-au and --find-fat (it applies to --align, "
+	    "--scatter and --interval)", "-Of", "-c3", "sim:");
+	CHECK(P("-O", "-a", "-c3", "sim:") == FB_OK && o.count == 3);	/* -a uses it */
+	BAD("--verbose: has no effect with --restore (it applies to every test)",
+	    "--restore=b", "-v", "sim:");
+	BAD("--out=x: has no effect with --restore (it applies to every test and --analyze)",
+	    "--restore=b", "-o", "x", "sim:");
+	/* -b above -e matters to the write tests only: -s and -a take any block */
+	CHECK(P("-s", "-b", "8M", "sim:") == FB_OK && o.blocksize == 8 * MiB);
+	CHECK(P("-a", "-b", "8M", "sim:") == FB_OK);
+	BAD("--blocksize 8388608 is larger than --erasesize 4194304", "-a", "-O", "-b", "8M",
+	    "sim:");
+}
+
+/* Every option of --help is in cli_uses, and every entry of it in --help. */
+static void uses_cover_help(void)
+{
+	char *text = NULL, *p;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	cli_usage(f);
+	fclose(f);
+	for (p = strstr(text, "--"); p; p = strstr(p + 2, "--")) {
+		size_t k = strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+		const struct cli_use *u = cli_uses;
+
+		while (u->name && (strlen(u->name) != k || strncmp(u->name, p + 2, k) != 0))
+			u++;
+		if (k > 0 && !u->name)
+			printf("FAIL: --%.*s of --help is not in cli_uses\n", (int)k, p + 2);
+		CHECK(k == 0 || u->name != NULL);
+	}
+	for (const struct cli_use *u = cli_uses; u->name; u++, n++) {
+		char want[64];
+
+		snprintf(want, sizeof(want), "--%s", u->name);
+		CHECK(strstr(text, want) != NULL);
+		CHECK(u->tests != 0);
+	}
+	CHECK(n >= 35);
+	free(text);
+}
+
+/* The largest value of each counted option is accepted, one more refused,
+ * and --help says "at most" it on the option's lines. */
+static void limits(void)
+{
+	static const struct { const char *test, *name; unsigned max; } l[] = {
+		{ "-a", "count", 1000000 }, { "-O", "open-au-nr", 4096 },
+		{ "-f", "fat-nr", 4096 }, { "-s", "scatter-order", 16 },
+		{ "-s", "scatter-span", 1048576 }, { "-i", "interval-order", 20 },
+		{ "--readahead", "runs", 16 },
+	};
+	char *text = NULL, a[64], want[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	cli_usage(f);
+	fclose(f);
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		char *line, *next;
+
+		snprintf(a, sizeof(a), "--%s=%u", l[i].name, l[i].max);
+		CHECK(P(l[i].test, a, "sim:") == FB_OK);
+		snprintf(a, sizeof(a), "--%s=%u", l[i].name, l[i].max + 1);
+		CHECK(P(l[i].test, a, "sim:") == FB_EUSAGE);
+		/* the option's line and its continuation lines */
+		snprintf(a, sizeof(a), "--%s=N ", l[i].name);
+		line = strstr(text, a);
+		CHECK(line != NULL);
+		if (!line)
+			continue;
+		next = strstr(line, "\n      --");
+		if (next)
+			*next = '\0';
+		snprintf(want, sizeof(want), "most %u)", l[i].max);
+		if (!strstr(line, want))
+			printf("FAIL: --help for --%s does not say '%s'\n", l[i].name, want);
+		CHECK(strstr(line, want) != NULL);
+		if (next)
+			*next = '\n';
+	}
+	free(text);
 }
 
 /* getopt keeps state between calls; cli_parse must start afresh each time. */
@@ -292,8 +463,22 @@ static void geometry(void)
 	CHECK_STR(err, "--blocksize 2048 is not a multiple of the 4096-byte sector of sim:");
 	CHECK(P("-a", "-b", "4K", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
-	CHECK_STR(err, "--blocksize 4096: --align reads half a block across each boundary, so "
-		  "the block size must be at least twice the 4096-byte sector");
+	CHECK_STR(err, "--blocksize 4096: --align reads half a block on each side of a "
+		  "boundary, so the block size must be a multiple of twice the 4096-byte "
+		  "sector (8192)");
+	CHECK(P("-a", "-b", "24K", "sim:") == FB_OK);	/* six sectors: halves of three */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	t.sector = 512;
+	/* three sectors is more than twice the sector, and still refused: the message says why */
+	CHECK(P("-a", "-b", "1536", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--blocksize 1536: --align reads half a block on each side of a "
+		  "boundary, so the block size must be a multiple of twice the 512-byte "
+		  "sector (1024)");
+	CHECK(P("-a", "-b", "3072", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	CHECK(P("-O", "-b", "1536", "-e", "96K", "sim:") == FB_OK);	/* no --align: fine */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
 	t.sector = 512;
 	CHECK(P("-O", "-e", "1000000", "-b", "512", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
@@ -301,6 +486,22 @@ static void geometry(void)
 	CHECK(P("-O", "--offset=1000", "-e", "1M", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
 	CHECK_STR(err, "--offset 1000 is not a multiple of the 512-byte sector of sim:");
+	/* --interval at the default --offset of 16 MiB: a 16 MiB device is too small */
+	t.size = 16 * MiB;
+	CHECK(P("-i", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK_STR(err, "--interval reads up to 524288 bytes (--interval-order 10) at --offset "
+		  "16777216 (the default: 16MiB, rounded up to the erase size), but sim: has only "
+		  "16777216 bytes: give a smaller --offset or --interval-order");
+	CHECK(P("-i", "--offset=0", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	CHECK(P("-i", "--offset=0xFFFFFFFFFFFFFE00", "sim:") == FB_OK);	/* no wrap-around */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK(P("-i", "--offset=16M", "--interval-order=0", "sim:") == FB_OK);
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
+	CHECK(P("-i", "--offset=15M", "--interval-order=11", "sim:") == FB_OK);	/* just fits */
+	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_OK);
+	t.size = 0;
 	t.sim = true;
 	CHECK(P("--readahead", "--buffered", "sim:") == FB_OK);
 	CHECK(cli_check_geometry(&o, &t, err, sizeof(err)) == FB_EUSAGE);
@@ -318,7 +519,25 @@ static void usage_text(void)
 		return;
 	cli_usage(f);
 	fclose(f);
-	CHECK(strstr(text, "Usage: flashbench TEST [OPTIONS] DEVICE\n") == text);
+	CHECK(strstr(text, "Usage: flashbench TEST... [OPTIONS] DEVICE") == text);
+	/* the usage lines name every mode, before the description starts */
+	{
+		const char *modes[] = { "-a ", "-s ", "-i ", "--readahead", "-O ", "-f",
+					"--find-open-au", "--restore=", "--analyze=", "--list-sims",
+					"--help", "--version" };
+		char *end = strstr(text, "\nFind out");
+
+		CHECK(end != NULL);
+		if (end)
+			*end = '\0';
+		for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+			if (!strstr(text, modes[i]))
+				printf("FAIL: %s not in the usage lines\n", modes[i]);
+			CHECK(strstr(text, modes[i]) != NULL);
+		}
+		if (end)
+			*end = '\n';
+	}
 	CHECK(strstr(text, "--open-au-nr=N") != NULL);
 	CHECK(strstr(text, "within PCT% of the best") != NULL);	/* %% printed as % */
 	free(text);
@@ -334,6 +553,9 @@ int main(void)
 	bad_values();
 	bad_combinations();
 	getopt_errors();
+	option_uses();
+	uses_cover_help();
+	limits();
 	again_and_again();
 	small_buffer();
 	geometry();

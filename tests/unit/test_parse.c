@@ -55,6 +55,19 @@ int main(void)
 	CHECK(size_bad("0x"));
 	CHECK(size_bad("0x1.5M"));
 	CHECK(size_bad(NULL));
+	/* every form the man page and README list: all suffixes binary */
+	CHECK(size_is("1B", 1));
+	CHECK(size_is("1KB", 1024) && size_is("1kiB", 1024) && size_is("1k", 1024));
+	CHECK(size_is("4MB", 4194304) && size_is("4m", 4194304));
+	CHECK(size_is("1g", 1073741824) && size_is("1GB", 1073741824));
+	CHECK(size_is("1T", 1099511627776ull) && size_is("1t", 1099511627776ull));
+	CHECK(size_is("1TB", 1099511627776ull) && size_is("1TiB", 1099511627776ull));
+	CHECK(size_is("0x10K", 16384));			/* hex with a suffix */
+	CHECK(size_is("1.50M", 1572864));
+	CHECK(size_bad("1kb") && size_bad("1mb") && size_bad("1Mb") && size_bad("1mib"));
+	CHECK(size_bad("1.1K") && size_bad(".5M") && size_bad("0x1.8M") && size_bad("1e3"));
+	CHECK(size_bad("+4M") && size_bad("4M5"));
+	CHECK(size_bad("16777216T"));			/* 2^64 through the suffix */
 
 	CHECK(parse_uint("16", 1, 100, &v) == 0 && v == 16);
 	CHECK(parse_uint("0", 1, 100, &v) < 0);
@@ -72,5 +85,8 @@ int main(void)
 	CHECK(parse_duration("5 s", &v) < 0);
 	CHECK(parse_duration("-5", &v) < 0);
 	CHECK(parse_duration("5d", &v) < 0);
+	CHECK(parse_duration("2min", &v) == 0 && v == 120000000000ull);
+	CHECK(parse_duration("3us", &v) == 0 && v == 3000ull);
+	CHECK(parse_duration("7ns", &v) == 0 && v == 7ull);
 	UNIT_DONE();
 }

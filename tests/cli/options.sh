@@ -1,0 +1,65 @@
+#!/bin/bash
+# Options the selected tests do not use, sim: spec keys given twice, the
+# --align block size, --interval past the end of a small file:
+# refused with exit 2, one line, and no I/O at all.
+. "$(dirname "$0")/lib.sh"
+
+IMG=$TMP/card.img
+make_image "$IMG" 64
+sum0=$(sha256sum <"$IMG")
+NEW=$TMP/never.img	# a sim image that a refused run must not create
+# refused DESCRIPTION WORDS ARGS...: bad, and the image and $NEW untouched
+refused() {
+	bad "$@"
+	ok "$1: $IMG unchanged" [ "$(sha256sum <"$IMG")" = "$sum0" ]
+	ok "$1: $NEW not created" [ ! -e "$NEW" ]
+}
+
+# ---- options that do nothing in the chosen test (issue 10)
+refused "-O --max-write" "--max-write=1M: has no effect with --open-au (it applies to --find-open-au)" \
+	-O --max-write=1M "$IMG"
+refused "-O --max-time" "--max-time=10s: has no effect with --open-au" -O --max-time=10s "$IMG"
+refused "--preserve with read-only tests" \
+	"--preserve: has no effect with --align, --scatter, --interval and --readahead" \
+	-a -s -i --readahead --preserve "$IMG"
+refused "--find-open-au --open-au-nr" "--open-au-nr=3: has no effect with --find-open-au" \
+	--find-open-au -e 4M --open-au-nr=3 "sim:image=$NEW"
+refused "-f -c (short option, long name)" "--count=4: has no effect with --find-fat" \
+	-f -c 4 "sim:image=$NEW"
+refused "-a -e" "--erasesize=8M: has no effect with --align" -a -e 8M "$IMG"
+refused "-s --offset" "--offset=0: has no effect with --scatter" -s --offset=0 "$IMG"
+refused "--readahead -b" "--blocksize=4K: has no effect with --readahead" --readahead -b 4K "$IMG"
+refused "-i --scatter-order" "--scatter-order=3: has no effect with --interval" \
+	-i --scatter-order=3 "$IMG"
+refused "-O --runs" "--runs=3: has no effect with --open-au" -O --runs=3 "sim:image=$NEW"
+refused "--restore -v" "--verbose: has no effect with --restore" --restore="$TMP/b" -v "$IMG"
+refused "--analyze -b" "--blocksize=1M: has no effect with --analyze" --analyze="$IMG" -b 1M
+# one test of several using it is enough
+expect_status 0 "-a -O -c 2 (-a uses --count)" "$FB" -a -O -c 2 --open-au-nr=1 -b 1M sim:
+ok "-a -O -c 2: both tables" [ "$(grep -c '^align ' <<<"$OUT")" -gt 5 ] && \
+	ok "-a -O -c 2: the open-au lines" grep -q '^1MiB	' <<<"$OUT"
+expect_status 0 "-s -b 8M: a block above the erase size is fine for --scatter" \
+	"$FB" -s -b 8M --scatter-order=2 sim:
+ok "-s -b 8M: four points" [ "$(wc -l <<<"$OUT")" -eq 4 ]
+
+# ---- sim: keys given twice, two presets
+refused "sim: key twice" "sim: key 'erase' given twice" -a "sim:erase=4M,erase=8M,image=$NEW"
+refused "sim: two presets" "sim: two presets, 'usb' and 'fat'" -a "sim:usb,fat,image=$NEW"
+refused "sim: preset after a key" "sim: preset 'fat' must come first" -a "sim:size=1G,fat"
+expect_status 0 "sim: fail-at may be given more than once" \
+	"$FB" -s --scatter-order=1 sim:fail-read-at=1G,fail-read-at=3G
+ok "sim: two fail points: no read failed at 0" grep -q '^0	' <<<"$OUT"
+
+# ---- --align needs a block of an even number of sectors
+refused "-a -b 1536" "--blocksize 1536: --align reads half a block on each side of a boundary, so the block size must be a multiple of twice the 512-byte sector (1024)" \
+	-a -b 1536 "$IMG"
+expect_status 0 "-a -b 3072 (six sectors) runs" "$FB" -a -b 3072 sim:
+expect_status 0 "-O -b 1536 (no --align) runs" "$FB" -O -b 1536 -e 96K --open-au-nr=1 sim:
+
+# ---- --interval reads at --offset
+make_image "$TMP/16m" 16
+bad "-i on a 16 MiB file" "--interval reads up to 524288 bytes (--interval-order 10) at --offset 16777216 (the default: 16MiB, rounded up to the erase size), but $TMP/16m has only 16777216 bytes: give a smaller --offset or --interval-order" -i "$TMP/16m"
+bad "-i --offset=15M on a 16 MiB file" "at --offset 15728640, but" -i --offset=15M --interval-order=12 "$TMP/16m"
+bad "-i --offset past 2^64" "at --offset 18446744073709551104, but" -i --offset=0xFFFFFFFFFFFFFE00 "$TMP/16m"
+expect_status 0 "-i --offset=0 on a 16 MiB file" "$FB" -i --offset=0 --interval-order=4 "$TMP/16m"
+done_testing
