@@ -16,6 +16,7 @@
 #include "modules.h"
 #include "report.h"
 #include "saved_output.h"
+#include "units.h"
 #include "verdict_align.h"
 #include "verdict_findfat.h"
 #include "verdict_openau.h"
@@ -79,13 +80,6 @@ static void start(struct an *a, int kind)
 	memset(&a->said, 0, sizeof(a->said));
 }
 
-/* ", interrupted", ", stopped early", with the rows restored or left out. */
-static void run_tail(const struct an *a, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s%s", a->interrupted ? ", interrupted" : "",
-		 a->stopped ? ", stopped early" : "");
-}
-
 static void print_notes(const struct an *a)
 {
 	for (unsigned i = 0; i < a->nnotes; i++)
@@ -93,6 +87,70 @@ static void print_notes(const struct an *a)
 	if (a->restored + a->left_out > a->nnotes)
 		report_line("analyze: %u more rows restored or left out",
 			    a->restored + a->left_out - a->nnotes);
+}
+
+/*
+ * The block size the run should end at: as its command line says, or
+ * the default. Not checked (0) for our own output without a command line
+ * (our verdict line follows a run that measured every size it could),
+ * nor for the probes of --find-open-au.
+ */
+static uint64_t expected_bs(const struct an *a)
+{
+	if (a->ctx.is_probe)
+		return 0;
+	if (a->ctx.blocksize)
+		return a->ctx.blocksize;
+	return a->ctx.is_flashbench || a->said.kind != SO_VERDICT ? AN_DEFAULT_BS : 0;
+}
+
+/* Ends above the block size it should reach: the rest was cut off. */
+static bool cut_off(const struct an *a, const struct oa_run *r)
+{
+	uint64_t bs = expected_bs(a);
+
+	return bs && r->n && r->size[r->n - 1] >= 2 * bs;
+}
+
+/* Did the run reach the smallest block size? Not after ^C or "stopped:". */
+static bool complete(const struct an *a, const struct oa_run *r)
+{
+	return !a->interrupted && !a->stopped && r->n && !cut_off(a, r);
+}
+
+/* ", interrupted", ", stopped early", ", cut off (...)" */
+static void run_tail(const struct an *a, const struct oa_run *r, char *buf, size_t len)
+{
+	char e[FB_FMT_LEN], b[FB_FMT_LEN];
+
+	snprintf(buf, len, "%s%s", a->interrupted ? ", interrupted" : "",
+		 a->stopped ? ", stopped early" : "");
+	if (r && !a->interrupted && !a->stopped && cut_off(a, r))
+		snprintf(buf, len, ", cut off? (ends at %s; %s %s)",
+			 fmt_size(e, sizeof(e), r->size[r->n - 1]),
+			 a->ctx.blocksize ? "its command line says --blocksize" :
+					    "no --blocksize said, the default is",
+			 fmt_size(b, sizeof(b), expected_bs(a)));
+}
+
+/* Does the command (or our verdict line) say linear or random? */
+static bool mode_said(const struct an *a)
+{
+	const struct so_line *c = &a->ctx;
+
+	return c->is_flashbench || c->random || c->linear || c->is_probe || a->said.random ||
+	       a->said.linear;
+}
+
+/* Linear or random: as the command said, else as our verdict line said;
+ * linear (the original's default) when neither says. */
+static bool random_mode(const struct an *a)
+{
+	const struct so_line *c = &a->ctx;
+
+	if (c->is_flashbench || c->random || c->linear || c->is_probe)
+		return c->random;
+	return a->said.random;
 }
 
 static void finish_align(struct an *a)
@@ -103,36 +161,12 @@ static void finish_align(struct an *a)
 
 	for (size_t i = 0; i < a->nrows; i++)
 		n3 += va_is_3x(a->rows[i].b);
-	run_tail(a, tail, sizeof(tail));
+	run_tail(a, NULL, tail, sizeof(tail));
 	report_line("run %u (line %llu): align, %zu row%s%s%s", a->runs, a->first_line, a->nrows,
 		    a->nrows == 1 ? "" : "s", n3 ? ", with 3 x 2^n rows" : "", tail);
 	print_notes(a);
 	va_judge(a->rows, a->nrows, &v);
 	va_print(&v);
-}
-
-/*
- * Did the run reach the smallest block size? Not when it was cut by ^C
- * or a "stopped:" line, nor when the command line says (or, for a
- * flashbench command line, implies) a block size it did not reach.
- */
-static bool complete(const struct an *a, const struct oa_run *r)
-{
-	uint64_t bs = a->ctx.blocksize ? a->ctx.blocksize : a->ctx.is_flashbench ? AN_DEFAULT_BS : 0;
-
-	if (a->interrupted || a->stopped || r->n == 0)
-		return false;
-	return !(bs && !a->ctx.is_probe && r->size[r->n - 1] >= 2 * bs);
-}
-
-/* Linear or random: as the command said, else as our verdict line said. */
-static bool random_mode(const struct an *a)
-{
-	const struct so_line *c = &a->ctx;
-
-	if (c->is_flashbench || c->random || c->linear || c->is_probe)
-		return c->random;
-	return a->said.random;
 }
 
 static void finish_open_au(struct an *a)
@@ -141,7 +175,7 @@ static void finish_open_au(struct an *a)
 	struct oa_result res;
 	bool random = random_mode(a);
 	unsigned nr = a->ctx.nr ? a->ctx.nr : a->said.nr;
-	char n[32] = "erase blocks: not said", tail[64];
+	char n[32] = "erase blocks: not said", tail[160];
 
 	a->agg.complete = a->slowest.complete = complete(a, r);
 	/* A search probe is judged as the search judges it; a plain run may be too short. */
@@ -157,9 +191,10 @@ static void finish_open_au(struct an *a)
 	}
 	if (nr)
 		snprintf(n, sizeof(n), "%u erase block%s", nr, nr == 1 ? "" : "s");
-	run_tail(a, tail, sizeof(tail));
+	run_tail(a, r, tail, sizeof(tail));
 	report_line("run %u (line %llu): open-au, %s, %s, %zu line%s%s", a->runs, a->first_line, n,
-		    random ? "random" : "linear", r->n, r->n == 1 ? "" : "s", tail);
+		    !mode_said(a) ? "mode not said (read as linear)" : random ? "random" : "linear",
+		    r->n, r->n == 1 ? "" : "s", tail);
 	oa_result_print(nr, random, &res);
 	if (nr) {
 		oa_bracket_add(&a->br[random], nr, res.c);
@@ -171,12 +206,12 @@ static void finish_open_au(struct an *a)
 static void finish_find_fat(struct an *a)
 {
 	struct ff_result res;
-	char tail[64];
+	char tail[160];
 	size_t lines = a->ncol ? a->cols[0].n : 0;
 
 	for (size_t i = 0; i < a->ncol; i++)
 		a->cols[i].complete = complete(a, &a->cols[0]);
-	run_tail(a, tail, sizeof(tail));
+	run_tail(a, a->ncol ? &a->cols[0] : NULL, tail, sizeof(tail));
 	report_line("run %u (line %llu): find-fat, %zu erase block%s, %zu line%s%s", a->runs,
 		    a->first_line, a->ncol, a->ncol == 1 ? "" : "s", lines, lines == 1 ? "" : "s",
 		    tail);
