@@ -106,9 +106,13 @@ static void lost_units(void)
 	/* a µ turned into "?" or into U+FFFD, or left in Latin-1 */
 	g = scan("align 4194304 pre 741?s on 1.08ms post 788\xef\xbf\xbds diff 317\xb5s");
 	CHECK(g->l[0].check == SO_AGREES && g->l[0].pre == 741e3 && g->l[0].post == 788e3);
-	/* as printed it agrees: a real 2.4 s diff is left alone */
-	g = scan("align 4194304 pre 1s on 3.4s post 1s diff 2.4s");
-	CHECK(g->l[0].check == SO_AGREES && g->l[0].diff == 2.4e9);
+	/* a real 2.4 s read across the boundary is left alone... */
+	g = scan("align 4194304 pre 1.5ms on 2.4s post 1.5ms diff 2.4s");
+	CHECK(g->l[0].check == SO_AGREES && g->l[0].on == 2.4e9 && g->l[0].diff == 2.4e9);
+	/* ...but a row in seconds throughout agrees at any scale, and plain
+	 * reads of seconds are no flashbench reads: its µ was lost */
+	g = scan("align 4194304 pre 670s on 990s post 678s diff 315s");
+	CHECK(g->l[0].check == SO_RESTORED && g->l[0].pre == 670e3 && g->l[0].diff == 315e3);
 	/* a diff that fits no reading is reported, not used */
 	g = scan("align 4194304 pre 741µs on 1.08ms post 788µs diff 500µs");
 	CHECK(g->l[0].kind == SO_ALIGN && g->l[0].check == SO_INCONSISTENT);
