@@ -172,6 +172,16 @@ static void verdict(char **tok, size_t n, struct so_line *o)
 		o->linear = true;
 }
 
+/* A command line goes on with an option or a device ("flashbench README" is prose). */
+static bool has_argument(char **tok, size_t n, size_t from)
+{
+	for (size_t i = from; i < n; i++)
+		if (tok[i][0] == '-' || tok[i][0] == '/' || tok[i][0] == '$' ||
+		    strncmp(tok[i], "sim:", 4) == 0)
+			return true;
+	return false;
+}
+
 bool so_command(char **tok, size_t n, struct so_line *o)
 {
 	if (n == 0)
@@ -192,7 +202,7 @@ bool so_command(char **tok, size_t n, struct so_line *o)
 	if (script_header(tok, n, o))
 		return true;
 	for (size_t i = 0; i < n; i++) {
-		if (is_flashbench(tok[i])) {
+		if (is_flashbench(tok[i]) && has_argument(tok, n, i + 1)) {
 			command(tok, n, i + 1, o);
 			o->is_flashbench = true;
 			return true;

@@ -68,6 +68,66 @@ expect_status 0 "012: 14 runs under script headers" "$FB" --analyze "$RUNS/012-s
 ok "012: 14 runs with N known" [ "$(grep -c '^run .*open-au, [0-9] erase blocks\?, ' <<<"$OUT")" -eq 14 ]
 ok "012: N=5..7 much slower than N=1: not called fast" grep -q '^verdict: open AUs (linear): 4 fast, 5 inconclusive, none slow$' <<<"$OUT"
 
+# ---- 016-023: each gives a verdict or says why it cannot, with the lines used
+expect_status 0 "016: an align table with double tabs" "$FB" --analyze "$RUNS/016-sd-card-sm-00000-johnlane-sdinfo-align.txt"
+ok "016: its '# flashbench' command line used, the header skipped" grep -q '^analyze: 22 of 25 lines used, 3 skipped (lines 1-3)$' <<<"$OUT"
+expect_status 0 "017: open-au, 5 random" "$FB" --analyze "$RUNS/017-sd-card-sm-00000-johnlane-sdinfo-openau.txt"
+ok "017: rates halve from 1MiB down: slow" grep -q '^verdict: 5 open AUs (random): slow: from 1MiB down' <<<"$OUT"
+expect_status 0 "019: an align table cut inside the 1MiB row" "$FB" --analyze "$RUNS/019-unnamed-card-sdb-bradfa-issue13-align.txt"
+ok "019: no size named from half a table" not grep -qE '^verdict: (erase block|page) [0-9]' <<<"$OUT"
+expect_status 0 "021: find-fat with a stderr line" "$FB" --analyze "$RUNS/021-4gb-sd-odroid-neagix-findfat.txt"
+ok "021: a find-fat run of 6 erase blocks" grep -q '^run 1 (line 5): find-fat, 6 erase blocks, 9 lines$' <<<"$OUT"
+ok "021: no FAT-optimised area (the first erase blocks are the slow ones)" grep -q '^verdict: no FAT-optimised area: at 16KiB the 6 erase blocks write 2.71M/s to 4.12M/s' <<<"$OUT"
+ok "021: the stderr line skipped and named" grep -q '^analyze: 9 of 13 lines used, 4 skipped (lines 1-4)$' <<<"$OUT"
+expect_status 0 "022: open-au with no command line" "$FB" --analyze "$RUNS/022-4gb-sd-odroid-neagix-openau.txt"
+ok "022: N and mode not said" grep -q '^run 1 (line 5): open-au, erase blocks: not said, mode not said (read as linear), 9 lines$' <<<"$OUT"
+ok "022: fast" grep -q '^verdict: open-au run (linear): fast: 16KiB at 3.27M/s' <<<"$OUT"
+expect_status 0 "023: open-au to 4KiB" "$FB" --analyze "$RUNS/023-microsd-shuhaowu-gist-w530-openau.txt"
+ok "023: a verdict" grep -q '^verdict: open-au run (linear): ' <<<"$OUT"
+
+# ---- pasted: the real runs damaged as pastes are (tests/fixtures/pasted/README.md)
+PASTED=$TESTS_DIR/fixtures/pasted
+for f in "$PASTED"/*.txt; do
+	name=$(basename "$f")
+	src=$(sed -n 's/^# same-as: //p' "$f" | tr -d '\r')
+	"$FB" --analyze "$f" >"$TMP/out" 2>"$TMP/err"; st=$?
+	ok "pasted $name: exit 0 (got $st)" [ $st -eq 0 ]
+	ok "pasted $name: a verdict" grep -q '^verdict: ' "$TMP/out"
+	ok "pasted $name: the skipped lines named" grep -qE '^analyze: [0-9]+ of [0-9]+ lines used, [0-9]+ skipped \(lines? [0-9, -]+\)$' "$TMP/out"
+	[ -n "$src" ] || continue
+	"$FB" --analyze "$RUNS/$src" >"$TMP/src" 2>/dev/null
+	ok "pasted $name: the verdicts of $src" [ "$(grep '^verdict: ' "$TMP/out")" = "$(grep '^verdict: ' "$TMP/src")" ]
+	ok "pasted $name: as many runs as $src" [ "$(grep -c '^run ' "$TMP/out")" -eq "$(grep -c '^run ' "$TMP/src")" ]
+done
+an() { expect_status 0 "pasted $1" "$FB" --analyze "$PASTED/$1"; }
+an 004-lost-mu.txt
+ok "lost µ: each row's units restored and said" [ "$(grep -c '^analyze: line [0-9]*: pre [0-9.]*s read as [0-9.]*µs, post .*: only that agrees with on - (pre + post) / 2$' <<<"$OUT")" -eq 4 ]
+ok "lost µ: the rest counted" grep -q '^analyze: 13 more rows restored or left out$' <<<"$OUT"
+an 001-lost-mu-diff.txt
+ok "lost µ of the diff: 'diff 686s read as 686µs'" grep -q '^analyze: line 8: diff 686s read as 686µs: only that agrees' <<<"$OUT"
+an 004-mistyped-diff.txt
+ok "mistyped diff: the row left out, with its own numbers" \
+	grep -q '^analyze: line 13: left out: diff 711µs disagrees with on - (pre + post) / 2 = 172µs$' <<<"$OUT"
+ok "mistyped diff: 4MiB or uncertain, never another size" not grep -qE '^verdict: erase block ([0-35-9]|4[^M])' <<<"$OUT"
+an 021-stderr-inside.txt
+ok "stderr between the rows: one table, not three" grep -q '^run 1 (line 7): find-fat, 6 erase blocks, 9 lines$' <<<"$OUT"
+ok "stderr between the rows: skipped and named" grep -q ' skipped (lines 1-6, 10, 14)$' <<<"$OUT"
+an 022-dollar-command.txt
+ok "\$ command line: N from it" grep -q '^verdict: 2 open AUs (linear): fast: ' <<<"$OUT"
+an 023-hash-command.txt
+ok "# command line: N and --random from it" grep -q '^verdict: 5 open AUs (random): ' <<<"$OUT"
+for f in 017-one-line.txt 017-two-lines.txt 017-four-lines.txt 022-cut-no-command.txt; do
+	an $f
+	ok "$f: never fast" not grep -q ': fast: ' <<<"$OUT"
+	ok "$f: says it is cut off" grep -qE '^run 1 .*, cut off\? \(ends at [0-9.]+[KM]iB; ' <<<"$OUT"
+done
+an 017-one-line.txt
+ok "one line: too short to judge" grep -q '^verdict: 5 open AUs (random): inconclusive: too short to judge: 1 line (4MiB); ' <<<"$OUT"
+an 017-four-lines.txt
+ok "four lines, cut before the signature: inconclusive" grep -q '^verdict: 5 open AUs (random): inconclusive: ended at 512KiB ' <<<"$OUT"
+an 022-cut-no-command.txt
+ok "cut, no command line: the default block size said" grep -q 'no --blocksize said, the default is 16KiB)$' <<<"$OUT"
+
 # ---- saved output of live runs: the same verdicts
 check_same() {	# LABEL FLASHBENCH-ARGS...: live verdicts == verdicts of --analyze on the saved output
 	local what=$1; shift
