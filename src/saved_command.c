@@ -153,6 +153,8 @@ static void verdict(char **tok, size_t n, struct so_line *o)
 	size_t m = 1;
 
 	o->kind = SO_VERDICT;
+	if (n < 2)
+		return;
 	if (n > 3 && parse_uint(tok[1], 1, 100000, &x) == 0 && strcmp(tok[2], "open") == 0 &&
 	    (strcmp(tok[3], "AU") == 0 || strcmp(tok[3], "AUs") == 0)) {
 		o->nr = (unsigned)x;

@@ -151,6 +151,10 @@ static void other_lines(void)
 	CHECK(g->l[0].kind == SO_VERDICT && g->l[0].is_find_fat && !g->l[0].is_open_au);
 	CHECK(scan("verdict: erase block 4MiB (diff 301µs)")->l[0].is_find_fat == false);
 	CHECK(scan("find-open-au: wrote 97MiB in 75.1s")->l[0].kind == SO_OURS);
+	/* found by fuzzing: a bare "verdict:" (read past the tokens), a bare header */
+	CHECK(scan("^C|verdict:")->l[1].kind == SO_VERDICT);
+	CHECK(scan("find-open-au:")->l[0].kind == SO_OURS);
+	CHECK(scan("probe:")->l[0].kind == SO_COMMAND);
 }
 
 static void commands(void)
