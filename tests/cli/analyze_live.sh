@@ -89,6 +89,8 @@ ok "find-fat on sim:sd (fat-aus=0): none" grep -q '^verdict: no FAT-optimised ar
 ok "stopped early: the run says so" grep -q '^run 1 (line 1): open-au, 6 erase blocks, linear, 5 lines, stopped early$' "$TMP/an"
 ok "stopped early: not 'interrupted'" not grep -q 'interrupted' "$TMP/an"
 SHIM=$TESTS_DIR/faultshim.so
+# The shim is built without sanitizers: let ASan come second.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 IMG=$TMP/img
 make_image "$IMG" 64
 for args in "-O -e 1M -b 64K --open-au-nr=2" "-f -e 1M -b 64K --fat-nr=3"; do
