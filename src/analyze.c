@@ -212,11 +212,12 @@ static void finish_find_fat(struct an *a)
 	for (size_t i = 0; i < a->ncol; i++)
 		a->cols[i].complete = complete(a, &a->cols[0]);
 	run_tail(a, a->ncol ? &a->cols[0] : NULL, tail, sizeof(tail));
-	report_line("run %u (line %llu): find-fat, %zu erase block%s, %zu line%s%s", a->runs,
-		    a->first_line, a->ncol, a->ncol == 1 ? "" : "s", lines, lines == 1 ? "" : "s",
-		    tail);
+	report_line("run %u (line %llu): find-fat, %zu erase block%s, %s, %zu line%s%s", a->runs,
+		    a->first_line, a->ncol, a->ncol == 1 ? "" : "s",
+		    !mode_said(a) ? "mode not said (read as linear)" : random_mode(a) ? "random" : "linear",
+		    lines, lines == 1 ? "" : "s", tail);
 	print_notes(a);
-	ff_judge(a->cols, a->ncol, &res);
+	ff_judge(a->cols, a->ncol, random_mode(a), &res);
 	ff_print(&res);
 }
 

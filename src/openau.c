@@ -129,15 +129,15 @@ out:
 }
 
 /* Each erase block's column as printed; complete: every size measured. */
-static void find_fat_verdict(struct oa_run *cols, unsigned nr, bool complete, int r)
+static void find_fat_verdict(const struct fb_opts *o, struct oa_run *cols, bool complete, int r)
 {
 	struct ff_result res;
 
 	if ((r != FB_OK && r != FB_EINTR) || cols[0].n == 0)
 		return;
-	for (unsigned i = 0; i < nr; i++)
+	for (unsigned i = 0; i < o->fat_nr; i++)
 		cols[i].complete = complete;
-	ff_judge(cols, nr, &res);
+	ff_judge(cols, o->fat_nr, o->random, &res);
 	ff_print(&res);
 }
 
@@ -191,7 +191,7 @@ int test_find_fat(const struct fb_opts *o, struct target *t)
 		if (size % 2)
 			break;
 	}
-	find_fat_verdict(cols, nr, complete, r);
+	find_fat_verdict(o, cols, complete, r);
 out:
 	oa_stop_free(stop);
 	free(starts);

@@ -162,9 +162,14 @@ static void verdict(char **tok, size_t n, struct so_line *o)
 	} else if (n > 2 && strcmp(tok[1], "open-au") == 0 && strcmp(tok[2], "run") == 0) {
 		m = 3;
 	} else {
-		/* verdict_findfat.c: "FAT-optimised area...", "no FAT-optimised area", "find-fat: ..." */
-		o->is_find_fat = strcmp(tok[1], "FAT-optimised") == 0 || strcmp(tok[1], "find-fat:") == 0 ||
+		/* verdict_findfat.c: "FAT-optimised area (mode)...", "no FAT-optimised area seen
+		 * (mode)", "find-fat (mode): ..." */
+		o->is_find_fat = strcmp(tok[1], "FAT-optimised") == 0 || strcmp(tok[1], "find-fat") == 0 ||
 				 (n > 2 && strcmp(tok[1], "no") == 0 && strcmp(tok[2], "FAT-optimised") == 0);
+		for (m = 2; o->is_find_fat && m < n && m < 6 && !o->random && !o->linear; m++) {
+			o->random = strncmp(tok[m], "(random)", 8) == 0;
+			o->linear = strncmp(tok[m], "(linear)", 8) == 0;
+		}
 		return;
 	}
 	o->is_open_au = true;

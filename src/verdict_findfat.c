@@ -15,17 +15,22 @@ static bool cannot(const struct oa_run *cols, size_t ncol, struct ff_result *res
 	bool all_slow = true;
 
 	if (ncol < 2) {
-		snprintf(res->why, sizeof(res->why), "find-fat: one erase block: nothing to compare "
-			 "it with");
+		snprintf(res->why, sizeof(res->why), "one erase block: nothing to compare it with");
 		return true;
 	}
-	if (vs_too_short(&cols[0], &r)) {
-		snprintf(res->why, sizeof(res->why), "find-fat: %s", r.why);
+	if (cols[0].n < VS_MIN_LINES) {
+		size_t n = cols[0].n;
+		char b[FB_FMT_LEN];
+
+		snprintf(res->why, sizeof(res->why), "too short to judge: %zu line%s (%s%s%s); it "
+			 "needs %d", n, n == 1 ? "" : "s", fmt_size(a, sizeof(a), n ? cols[0].size[0] : 0),
+			 n > 1 ? " to " : "", n > 1 ? fmt_size(b, sizeof(b), cols[0].size[n - 1]) : "",
+			 VS_MIN_LINES);
 		return true;
 	}
 	for (size_t i = 0; i < ncol; i++) {
 		if (cols[i].n != cols[0].n) {
-			snprintf(res->why, sizeof(res->why), "find-fat: the columns have different lengths");
+			snprintf(res->why, sizeof(res->why), "the columns have different lengths");
 			return true;
 		}
 		oa_classify(&cols[i], &r);
@@ -33,7 +38,7 @@ static bool cannot(const struct oa_run *cols, size_t ncol, struct ff_result *res
 	}
 	/* Cut short: unless every erase block was collecting garbage already. */
 	if (!cols[0].complete && !all_slow) {
-		snprintf(res->why, sizeof(res->why), "find-fat: inconclusive: ended at %s before the "
+		snprintf(res->why, sizeof(res->why), "inconclusive: ended at %s before the "
 			 "smallest block size", fmt_size(a, sizeof(a), cols[0].size[cols[0].n - 1]));
 		return true;
 	}
@@ -64,19 +69,20 @@ static void area(const struct oa_run *cols, size_t ncol, size_t k, struct ff_res
 	span(cols, k, ncol, &olo, &ohi);
 	res->state = FF_AREA;
 	res->area = (unsigned)k;
-	snprintf(res->why, sizeof(res->why), "FAT-optimised area: the first %zu of %zu erase "
+	snprintf(res->why, sizeof(res->why), "the first %zu of %zu erase "
 		 "blocks (%s): at %s they write %s or more, the others %s at most (%.3gx slower)",
 		 k, ncol, fmt_size(z, sizeof(z), erase * k), fmt_size(s, sizeof(s), cols[0].size[last]),
 		 fmt_rate(a, sizeof(a), cols[lo].rate[last]), fmt_rate(b, sizeof(b), cols[ohi].rate[last]),
 		 cols[ohi].rate[last] > 0 ? cols[lo].rate[last] / cols[ohi].rate[last] : 1e9);
 }
 
-void ff_judge(const struct oa_run *cols, size_t ncol, struct ff_result *res)
+void ff_judge(const struct oa_run *cols, size_t ncol, bool random, struct ff_result *res)
 {
 	size_t last, lo, hi;
 	char s[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN];
 
 	memset(res, 0, sizeof(*res));
+	res->random = random;
 	if (cannot(cols, ncol, res))
 		return;
 	last = cols[0].n - 1;
@@ -97,12 +103,14 @@ void ff_judge(const struct oa_run *cols, size_t ncol, struct ff_result *res)
 	fmt_rate(b, sizeof(b), cols[hi].rate[last]);
 	if (cols[hi].rate[last] < FF_FACTOR * cols[lo].rate[last]) {
 		res->state = FF_NONE;
-		snprintf(res->why, sizeof(res->why), "no FAT-optimised area: at %s the %zu erase "
-			 "blocks write %s to %s (within %.3gx), none clearly faster at the start", s, ncol,
-			 a, b, cols[lo].rate[last] > 0 ? cols[hi].rate[last] / cols[lo].rate[last] : 0);
+		snprintf(res->why, sizeof(res->why), "at %s the %zu erase blocks write %s to %s "
+			 "(within %.3gx)%s", s, ncol, a, b,
+			 cols[lo].rate[last] > 0 ? cols[hi].rate[last] / cols[lo].rate[last] : 0,
+			 random ? ", none clearly faster at the start"
+				: "; linear writes rarely show one (try --random)");
 	} else {
 		res->state = FF_UNCERTAIN;
-		snprintf(res->why, sizeof(res->why), "FAT-optimised area uncertain: at %s the erase "
+		snprintf(res->why, sizeof(res->why), "at %s the erase "
 			 "blocks write %s (erase block %zu) to %s (erase block %zu), but the fast ones "
 			 "are not the first", s, a, lo + 1, b, hi + 1);
 	}
@@ -110,5 +118,13 @@ void ff_judge(const struct oa_run *cols, size_t ncol, struct ff_result *res)
 
 void ff_print(const struct ff_result *res)
 {
-	report_line("verdict: %s", res->why);
+	static const char *const head[] = {
+		[FF_CANNOT] = "find-fat",
+		[FF_NONE] = "no FAT-optimised area seen",
+		[FF_AREA] = "FAT-optimised area",
+		[FF_UNCERTAIN] = "FAT-optimised area uncertain",
+	};
+
+	report_line("verdict: %s (%s): %s", head[res->state], res->random ? "random" : "linear",
+		    res->why);
 }

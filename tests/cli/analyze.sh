@@ -49,7 +49,7 @@ ok "002: random 3 fast, 4 slow" grep -q '^verdict: open AUs (random): 3 fast, 4 
 ok "002: the ^C runs are marked" [ "$(grep -c ', interrupted$' <<<"$OUT")" -eq 2 ]
 expect_status 0 "003: a find-fat table" "$FB" --analyze "$RUNS/003-kingston-4gb-sa04g-findfat.txt"
 ok "003: the author saw no FAT-optimised area, nor does the verdict" \
-	grep -q '^verdict: no FAT-optimised area: at 16KiB the 6 erase blocks write 3.01M/s to 4.3M/s' <<<"$OUT"
+	grep -q '^verdict: no FAT-optimised area seen (linear): at 16KiB the 6 erase blocks write 3.01M/s to 4.3M/s' <<<"$OUT"
 expect_status 0 "004" "$FB" --analyze "$RUNS/004-readme-example-card-align.txt"
 ok "004: erase block 4MiB" grep -q '^verdict: erase block 4MiB (diff 301µs from 4MiB up vs 169µs below: 1.78x' <<<"$OUT"
 ok "004: page 8KiB, 16KiB steps too" grep -q '^verdict: page 8KiB (.*another step at 16KiB' <<<"$OUT"
@@ -76,8 +76,8 @@ ok "017: rates halve from 1MiB down: slow" grep -q '^verdict: 5 open AUs (random
 expect_status 0 "019: an align table cut inside the 1MiB row" "$FB" --analyze "$RUNS/019-unnamed-card-sdb-bradfa-issue13-align.txt"
 ok "019: no size named from half a table" not grep -qE '^verdict: (erase block|page) [0-9]' <<<"$OUT"
 expect_status 0 "021: find-fat with a stderr line" "$FB" --analyze "$RUNS/021-4gb-sd-odroid-neagix-findfat.txt"
-ok "021: a find-fat run of 6 erase blocks" grep -q '^run 1 (line 5): find-fat, 6 erase blocks, 9 lines$' <<<"$OUT"
-ok "021: no FAT-optimised area (the first erase blocks are the slow ones)" grep -q '^verdict: no FAT-optimised area: at 16KiB the 6 erase blocks write 2.71M/s to 4.12M/s' <<<"$OUT"
+ok "021: a find-fat run of 6 erase blocks" grep -q '^run 1 (line 5): find-fat, 6 erase blocks, mode not said (read as linear), 9 lines$' <<<"$OUT"
+ok "021: no FAT-optimised area (the first erase blocks are the slow ones)" grep -q '^verdict: no FAT-optimised area seen (linear): at 16KiB the 6 erase blocks write 2.71M/s to 4.12M/s' <<<"$OUT"
 ok "021: the stderr line skipped and named" grep -q '^analyze: 9 of 13 lines used, 4 skipped (lines 1-4)$' <<<"$OUT"
 expect_status 0 "022: open-au with no command line" "$FB" --analyze "$RUNS/022-4gb-sd-odroid-neagix-openau.txt"
 ok "022: N and mode not said" grep -q '^run 1 (line 5): open-au, erase blocks: not said, mode not said (read as linear), 9 lines$' <<<"$OUT"
@@ -110,7 +110,7 @@ ok "mistyped diff: the row left out, with its own numbers" \
 	grep -q '^analyze: line 13: left out: diff 711µs disagrees with on - (pre + post) / 2 = 172µs$' <<<"$OUT"
 ok "mistyped diff: 4MiB or uncertain, never another size" not grep -qE '^verdict: erase block ([0-35-9]|4[^M])' <<<"$OUT"
 an 021-stderr-inside.txt
-ok "stderr between the rows: one table, not three" grep -q '^run 1 (line 7): find-fat, 6 erase blocks, 9 lines$' <<<"$OUT"
+ok "stderr between the rows: one table, not three" grep -q '^run 1 (line 7): find-fat, 6 erase blocks, mode not said (read as linear), 9 lines$' <<<"$OUT"
 ok "stderr between the rows: skipped and named" grep -q ' skipped (lines 1-6, 10, 14)$' <<<"$OUT"
 an 022-dollar-command.txt
 ok "\$ command line: N from it" grep -q '^verdict: 2 open AUs (linear): fast: ' <<<"$OUT"
@@ -127,6 +127,23 @@ an 017-four-lines.txt
 ok "four lines, cut before the signature: inconclusive" grep -q '^verdict: 5 open AUs (random): inconclusive: ended at 512KiB ' <<<"$OUT"
 an 022-cut-no-command.txt
 ok "cut, no command line: the default block size said" grep -q 'no --blocksize said, the default is 16KiB)$' <<<"$OUT"
+
+# ---- live runs on emulated cards (real loop devices): the live verdict, and the truth
+LIVE=$TESTS_DIR/fixtures/fakecard-live
+for f in "$LIVE"/*.txt; do
+	name=$(basename "$f")
+	"$FB" --analyze "$f" >"$TMP/out" 2>/dev/null
+	ok "fakecard $name: --analyze says what the live run said" [ "$(grep '^verdict: ' "$f")" = "$(grep '^verdict: ' "$TMP/out")" ]
+	fat=$(sed -n 's/^# truth: fat=\([0-9]*\).*/\1/p' "$f")
+	[ -n "$fat" ] || continue
+	if [ "$fat" -eq 0 ]; then
+		ok "fakecard $name: no area named" not grep -q '^verdict: FAT-optimised area (' "$TMP/out"
+	else
+		ok "fakecard $name: the first $fat, or none seen / uncertain" \
+			grep -qE "^verdict: (FAT-optimised area \((random|linear)\): the first $fat of |no FAT-optimised area seen|FAT-optimised area uncertain)" "$TMP/out"
+	fi
+done
+ok "fakecard fat4 --random: the first 4 found" grep -q '^verdict: FAT-optimised area (random): the first 4 of 6 ' "$LIVE/fat4-findfat-random.txt"
 
 # ---- saved output of live runs: the same verdicts
 check_same() {	# LABEL FLASHBENCH-ARGS...: live verdicts == verdicts of --analyze on the saved output

@@ -147,8 +147,12 @@ static void other_lines(void)
 	CHECK(g->l[0].kind == SO_VERDICT && g->l[0].nr == 3 && g->l[0].random && g->l[0].is_open_au);
 	g = scan("verdict: open-au run (linear): fast: 16KiB at 3.27M/s");
 	CHECK(g->l[0].kind == SO_VERDICT && g->l[0].nr == 0 && g->l[0].linear);
-	g = scan("verdict: no FAT-optimised area: at 16KiB the 6 erase blocks write alike");
-	CHECK(g->l[0].kind == SO_VERDICT && g->l[0].is_find_fat && !g->l[0].is_open_au);
+	g = scan("verdict: no FAT-optimised area seen (linear): at 16KiB the 6 erase blocks write alike");
+	CHECK(g->l[0].kind == SO_VERDICT && g->l[0].is_find_fat && !g->l[0].is_open_au && g->l[0].linear);
+	g = scan("verdict: FAT-optimised area (random): the first 2 of 6 erase blocks");
+	CHECK(g->l[0].is_find_fat && g->l[0].random);
+	g = scan("verdict: find-fat (random): too short to judge: 1 line (4MiB); it needs 4");
+	CHECK(g->l[0].is_find_fat && g->l[0].random);
 	CHECK(scan("verdict: erase block 4MiB (diff 301µs)")->l[0].is_find_fat == false);
 	CHECK(scan("find-open-au: wrote 97MiB in 75.1s")->l[0].kind == SO_OURS);
 	/* found by fuzzing: a bare "verdict:" (read past the tokens), a bare header */
