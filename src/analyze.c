@@ -493,7 +493,7 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 	const char *paths[] = { o->analyze };
 	struct ai_input *in = NULL;
 	char err[8448];
-	int r;
+	int r, w;
 
 	if (nargs > 0) {
 		fprintf(stderr, "flashbench: --analyze=%s: takes no DEVICE, but got '%s'\n",
@@ -519,7 +519,10 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 	}
 	r = analyze_input(in);
 	ai_close(in);
-	if (report_close() < 0 && r == FB_OK)
+	if ((w = report_close()) < 0) {
+		fprintf(stderr, "flashbench: --analyze: cannot write the results to %s: %s\n",
+			o->out ? o->out : "standard output", strerror(-w));
 		r = FB_EDEV;
+	}
 	return r;
 }

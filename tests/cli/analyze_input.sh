@@ -72,4 +72,8 @@ expect_status 0 "--analyze - from a pipe" bash -c "cat '$RUN' | '$FB' --analyze 
 ok "pipe: the same output" [ "$OUT" = "$(cat "$TMP/want")" ]
 expect_status 0 "--analyze - from a file" "$FB" --analyze - <"$RUN"
 ok "stdin file: the same output" [ "$OUT" = "$(cat "$TMP/want")" ]
+# Results that cannot be written: said, exit 1.
+"$FB" --analyze "$RUN" >/dev/full 2>"$TMP/err"; st=$?
+ok "output to /dev/full: exit 1 (got $st)" [ $st -eq 1 ]
+ok "output to /dev/full: one line says so" grep -q '^flashbench: --analyze: cannot write the results to standard output: ' "$TMP/err"
 done_testing
