@@ -69,6 +69,7 @@ same "-f sd (none)" -f sim:
 same "-f -r fat (2 erase blocks)" -f -r sim:fat
 same "-f -r -b 64K fat" -f -r -b 64K sim:fat
 same "-f -r usb" -f -r -e 8M sim:usb
+same "-f -r stopped early (all collect garbage)" -f -r -b 64K sim:fat,fat-aus=0
 same "-f --fat-nr=1" -f --fat-nr=1 sim:fat
 same "-f 3 lines (too short)" -f -e 4M -b 1M sim:fat
 # --find-open-au: the probes and the bracket
