@@ -16,7 +16,7 @@ for f in "$RUNS"/0*.txt; do
 	"$FB" --analyze "$f" >"$TMP/out" 2>"$TMP/err"; st=$?
 	OUT=$(cat "$TMP/out")
 	ok "$name: exit 0 or 1 (no table)" test $st -le 1
-	ok "$name: lines counted" grep -qE '^analyze: [0-9]+ of [0-9]+ lines used, [0-9]+ skipped$' <<<"$OUT"
+	ok "$name: lines counted" grep -qE '^analyze: [0-9]+ of [0-9]+ lines used, [0-9]+ skipped( \(lines? [0-9, -]+(, \.\.\.)?\))?$' <<<"$OUT"
 	e=$(truth "$f" erase)
 	if [ "$e" != unknown ] && [ -n "$e" ]; then
 		while read -r size; do
@@ -47,8 +47,9 @@ ok "002: 8 runs" [ "$(grep -c '^run ' <<<"$OUT")" -eq 8 ]
 ok "002: linear 3 fast, 4 slow" grep -q '^verdict: open AUs (linear): 3 fast, 4 slow$' <<<"$OUT"
 ok "002: random 3 fast, 4 slow" grep -q '^verdict: open AUs (random): 3 fast, 4 slow$' <<<"$OUT"
 ok "002: the ^C runs are marked" [ "$(grep -c ', interrupted$' <<<"$OUT")" -eq 2 ]
-expect_status 1 "003: a find-fat table only" "$FB" --analyze "$RUNS/003-kingston-4gb-sa04g-findfat.txt"
-ok "003: says so" grep -q '^analyze: no align table or open-au run found' <<<"$OUT"
+expect_status 0 "003: a find-fat table" "$FB" --analyze "$RUNS/003-kingston-4gb-sa04g-findfat.txt"
+ok "003: the author saw no FAT-optimised area, nor does the verdict" \
+	grep -q '^verdict: no FAT-optimised area seen (linear): at 16KiB the 6 erase blocks write 3.01M/s to 4.3M/s' <<<"$OUT"
 expect_status 0 "004" "$FB" --analyze "$RUNS/004-readme-example-card-align.txt"
 ok "004: erase block 4MiB" grep -q '^verdict: erase block 4MiB (diff 301µs from 4MiB up vs 169µs below: 1.78x' <<<"$OUT"
 ok "004: page 8KiB, 16KiB steps too" grep -q '^verdict: page 8KiB (.*another step at 16KiB' <<<"$OUT"
@@ -66,6 +67,83 @@ ok "013: three align runs of 20 rows" [ "$(grep -c '^run [123] (line [0-9]*): al
 expect_status 0 "012: 14 runs under script headers" "$FB" --analyze "$RUNS/012-sandisk-su04g-4gb-wirenboard1-openau.txt"
 ok "012: 14 runs with N known" [ "$(grep -c '^run .*open-au, [0-9] erase blocks\?, ' <<<"$OUT")" -eq 14 ]
 ok "012: N=5..7 much slower than N=1: not called fast" grep -q '^verdict: open AUs (linear): 4 fast, 5 inconclusive, none slow$' <<<"$OUT"
+
+# ---- 016-023: each gives a verdict or says why it cannot, with the lines used
+expect_status 0 "016: an align table with double tabs" "$FB" --analyze "$RUNS/016-sd-card-sm-00000-johnlane-sdinfo-align.txt"
+ok "016: its '# flashbench' command line used, the header skipped" grep -q '^analyze: 22 of 25 lines used, 3 skipped (lines 1-3)$' <<<"$OUT"
+expect_status 0 "017: open-au, 5 random" "$FB" --analyze "$RUNS/017-sd-card-sm-00000-johnlane-sdinfo-openau.txt"
+ok "017: rates halve from 1MiB down: slow" grep -q '^verdict: 5 open AUs (random): slow: from 1MiB down' <<<"$OUT"
+expect_status 0 "019: an align table cut inside the 1MiB row" "$FB" --analyze "$RUNS/019-unnamed-card-sdb-bradfa-issue13-align.txt"
+ok "019: no size named from half a table" not grep -qE '^verdict: (erase block|page) [0-9]' <<<"$OUT"
+expect_status 0 "021: find-fat with a stderr line" "$FB" --analyze "$RUNS/021-4gb-sd-odroid-neagix-findfat.txt"
+ok "021: a find-fat run of 6 erase blocks" grep -q '^run 1 (line 5): find-fat, 6 erase blocks, mode not said (read as linear), 9 lines$' <<<"$OUT"
+ok "021: no FAT-optimised area (the first erase blocks are the slow ones)" grep -q '^verdict: no FAT-optimised area seen (linear): at 16KiB the 6 erase blocks write 2.71M/s to 4.12M/s' <<<"$OUT"
+ok "021: the stderr line skipped and named" grep -q '^analyze: 9 of 13 lines used, 4 skipped (lines 1-4)$' <<<"$OUT"
+expect_status 0 "022: open-au with no command line" "$FB" --analyze "$RUNS/022-4gb-sd-odroid-neagix-openau.txt"
+ok "022: N and mode not said" grep -q '^run 1 (line 5): open-au, erase blocks: not said, mode not said (read as linear), 9 lines$' <<<"$OUT"
+ok "022: fast" grep -q '^verdict: open-au run (linear): fast: 16KiB at 3.27M/s' <<<"$OUT"
+expect_status 0 "023: open-au to 4KiB" "$FB" --analyze "$RUNS/023-microsd-shuhaowu-gist-w530-openau.txt"
+ok "023: a verdict" grep -q '^verdict: open-au run (linear): ' <<<"$OUT"
+
+# ---- pasted: the real runs damaged as pastes are (tests/fixtures/pasted/README.md)
+PASTED=$TESTS_DIR/fixtures/pasted
+for f in "$PASTED"/*.txt; do
+	name=$(basename "$f")
+	src=$(sed -n 's/^# same-as: //p' "$f" | tr -d '\r')
+	"$FB" --analyze "$f" >"$TMP/out" 2>"$TMP/err"; st=$?
+	ok "pasted $name: exit 0 (got $st)" [ $st -eq 0 ]
+	ok "pasted $name: a verdict" grep -q '^verdict: ' "$TMP/out"
+	ok "pasted $name: the skipped lines named" grep -qE '^analyze: [0-9]+ of [0-9]+ lines used, [0-9]+ skipped \(lines? [0-9, -]+\)$' "$TMP/out"
+	[ -n "$src" ] || continue
+	"$FB" --analyze "$RUNS/$src" >"$TMP/src" 2>/dev/null
+	ok "pasted $name: the verdicts of $src" [ "$(grep '^verdict: ' "$TMP/out")" = "$(grep '^verdict: ' "$TMP/src")" ]
+	ok "pasted $name: as many runs as $src" [ "$(grep -c '^run ' "$TMP/out")" -eq "$(grep -c '^run ' "$TMP/src")" ]
+done
+an() { expect_status 0 "pasted $1" "$FB" --analyze "$PASTED/$1"; }
+an 004-lost-mu.txt
+ok "lost µ: each row's units restored and said" [ "$(grep -c '^analyze: line [0-9]*: pre [0-9.]*s read as [0-9.]*µs, post .*: only that agrees with on - (pre + post) / 2$' <<<"$OUT")" -eq 4 ]
+ok "lost µ: the rest counted" grep -q '^analyze: 13 more rows restored or left out$' <<<"$OUT"
+an 001-lost-mu-diff.txt
+ok "lost µ of the diff: 'diff 686s read as 686µs'" grep -q '^analyze: line 8: diff 686s read as 686µs: only that agrees' <<<"$OUT"
+an 004-mistyped-diff.txt
+ok "mistyped diff: the row left out, with its own numbers" \
+	grep -q '^analyze: line 13: left out: diff 711µs disagrees with on - (pre + post) / 2 = 172µs$' <<<"$OUT"
+ok "mistyped diff: 4MiB or uncertain, never another size" not grep -qE '^verdict: erase block ([0-35-9]|4[^M])' <<<"$OUT"
+an 021-stderr-inside.txt
+ok "stderr between the rows: one table, not three" grep -q '^run 1 (line 7): find-fat, 6 erase blocks, mode not said (read as linear), 9 lines$' <<<"$OUT"
+ok "stderr between the rows: skipped and named" grep -q ' skipped (lines 1-6, 10, 14)$' <<<"$OUT"
+an 022-dollar-command.txt
+ok "\$ command line: N from it" grep -q '^verdict: 2 open AUs (linear): fast: ' <<<"$OUT"
+an 023-hash-command.txt
+ok "# command line: N and --random from it" grep -q '^verdict: 5 open AUs (random): ' <<<"$OUT"
+for f in 017-one-line.txt 017-two-lines.txt 017-four-lines.txt 022-cut-no-command.txt; do
+	an $f
+	ok "$f: never fast" not grep -q ': fast: ' <<<"$OUT"
+	ok "$f: says it is cut off" grep -qE '^run 1 .*, cut off\? \(ends at [0-9.]+[KM]iB; ' <<<"$OUT"
+done
+an 017-one-line.txt
+ok "one line: too short to judge" grep -q '^verdict: 5 open AUs (random): inconclusive: too short to judge: 1 line (4MiB); ' <<<"$OUT"
+an 017-four-lines.txt
+ok "four lines, cut before the signature: inconclusive" grep -q '^verdict: 5 open AUs (random): inconclusive: ended at 512KiB ' <<<"$OUT"
+an 022-cut-no-command.txt
+ok "cut, no command line: the default block size said" grep -q 'no --blocksize said, the default is 16KiB)$' <<<"$OUT"
+
+# ---- live runs on emulated cards (real loop devices): the live verdict, and the truth
+LIVE=$TESTS_DIR/fixtures/fakecard-live
+for f in "$LIVE"/*.txt; do
+	name=$(basename "$f")
+	"$FB" --analyze "$f" >"$TMP/out" 2>/dev/null
+	ok "fakecard $name: --analyze says what the live run said" [ "$(grep '^verdict: ' "$f")" = "$(grep '^verdict: ' "$TMP/out")" ]
+	fat=$(sed -n 's/^# truth: fat=\([0-9]*\).*/\1/p' "$f")
+	[ -n "$fat" ] || continue
+	if [ "$fat" -eq 0 ]; then
+		ok "fakecard $name: no area named" not grep -q '^verdict: FAT-optimised area (' "$TMP/out"
+	else
+		ok "fakecard $name: the first $fat, or none seen / uncertain" \
+			grep -qE "^verdict: (FAT-optimised area \((random|linear)\): the first $fat of |no FAT-optimised area seen|FAT-optimised area uncertain)" "$TMP/out"
+	fi
+done
+ok "fakecard fat4 --random: the first 4 found" grep -q '^verdict: FAT-optimised area (random): the first 4 of 6 ' "$LIVE/fat4-findfat-random.txt"
 
 # ---- saved output of live runs: the same verdicts
 check_same() {	# LABEL FLASHBENCH-ARGS...: live verdicts == verdicts of --analyze on the saved output
@@ -96,7 +174,7 @@ done >"$TMP/runs" 2>/dev/null
 echo "^C" >>"$TMP/runs"
 expect_status 0 "--analyze - (standard input)" "$FB" --analyze - <"$TMP/runs"
 ok "open-au runs: 5 fast, 6 slow" grep -q '^verdict: open AUs (linear): 5 fast, 6 slow$' <<<"$OUT"
-ok "open-au runs: the stop line is no data" grep -q '^analyze: 28 of 28 lines used, 0 skipped$' <<<"$OUT"
+ok "open-au runs: the stop and verdict lines are no data" grep -q '^analyze: 31 of 31 lines used, 0 skipped$' <<<"$OUT"
 expect_status 0 "--analyze --out" "$FB" --analyze "$TMP/runs" --out "$TMP/o"
 ok "--out: nothing on stdout" [ -z "$OUT" ]
 ok "--out: the verdicts in the file" grep -q '^verdict: open AUs' "$TMP/o"

@@ -4,7 +4,8 @@
  * text. Besides not crashing (ASan, UBSan), it checks what each parser
  * promises: a plain decimal size means that many bytes, a count lies
  * within its bounds, and a parsed sim: spec printed by
- * sim_params_format() parses back to the same parameters.
+ * sim_params_format() parses back to the same parameters. A line of
+ * saved output gives records that hold what they promise.
  */
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "saved_output.h"
 #include "sim_spec.h"
 
 static void check_size(const char *s)
@@ -63,6 +65,26 @@ static void check_spec(const char *s)
 		abort();
 }
 
+/* Every record of a line: a known kind, finite times, rates and counts in range. */
+static void check_record(void *ctx, const struct so_line *l)
+{
+	(void)ctx;
+	if (l->kind > SO_OURS)
+		abort();
+	if (l->kind == SO_ALIGN && (!isfinite(l->pre) || !isfinite(l->on) || !isfinite(l->post) ||
+				    !isfinite(l->diff) || l->boundary == 0))
+		abort();
+	if (l->kind == SO_RATE) {
+		if (l->nrates == 0 || l->nrates > SO_MAX_RATES || l->size == 0 || l->rate != l->rates[0])
+			abort();
+		for (size_t i = 0; i < l->nrates; i++)
+			if (!(l->rates[i] >= 0) || !isfinite(l->rates[i]))
+				abort();
+	}
+	if (!memchr(l->note, '\0', sizeof(l->note)))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s;
@@ -74,12 +96,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = malloc(size);
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0: check_size(s); break;
 	case 1: check_uint(s, data[0] & 0x10 ? 1 : 0, data[0] & 0x20 ? 4096 : UINT64_MAX); break;
 	case 2: parse_duration(s, &v); break;
 	case 3: parse_double(s, &d); break;
 	case 4: check_spec(s); break;
+	case 5: if (so_scan(s, check_record, NULL) == 0) abort(); break;
 	}
 	free(s);
 	return 0;
