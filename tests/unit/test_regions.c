@@ -66,6 +66,22 @@ static void test_past_end(void)
 	o.open_au = true;
 	o.offset = UINT64_MAX - MiB + 1;
 	CHECK(regions_past_end(&o, 68 * MiB, &end) != NULL && end == UINT64_MAX);
+	/* 4096 erase blocks of 4096 TiB are 2^64 bytes: the length wraps to 0. */
+	o.open_au = false;
+	o.offset_set = false;
+	o.fat_nr = 4096;
+	o.erasesize = 1ull << 52;
+	CHECK_STR(regions_past_end(&o, 4096 * MiB, &end), "find-fat");
+	CHECK(end == UINT64_MAX);
+	/* Spacing 12 x 2^52 wraps at the 342nd erase block, which would land at 0. */
+	o.find_fat = false;
+	o.open_au = true;
+	o.offset = 0;
+	o.open_au_nr = 1024;
+	CHECK_STR(regions_past_end(&o, UINT64_MAX - 1, &end), "open-au");
+	CHECK(end == UINT64_MAX);
+	o.open_au_nr = 1;
+	CHECK(regions_past_end(&o, 1ull << 52, &end) == NULL && end == 1ull << 52);
 }
 
 static void test_merge(void)
