@@ -139,10 +139,9 @@ static int run(struct fb_opts *o)
 	r = preserve_end(saved, t, r);
 	if (o->verbose && t->ops->stats)
 		t->ops->stats(t, stderr);
-	if (report_close() < 0 && r == FB_OK) {
-		fprintf(stderr, "flashbench: cannot write the results: %s\n", strerror(EIO));
+	/* A result that could not be written was reported when it happened. */
+	if (report_close() < 0 && r == FB_OK)
 		r = FB_EDEV;
-	}
 	target_close(t);
 	return r;
 }
