@@ -171,7 +171,8 @@ static void test_backup_place(void)
 	CHECK(safety_check_backup("tests/unit/x.backup", "tests/unit/unit.h", 4096) == FB_OK);
 	CHECK(safety_check_backup("tests/unit/x.backup", "tests/unit/unit.h", UINT64_MAX / 2) == FB_ESAFETY);
 	CHECK(safety_check_backup("tests/unit/unit.h", "sim:", 1) == FB_ESAFETY);	/* exists */
-	CHECK(safety_check_backup("tests/no/such/x", "sim:", 1) == FB_EUSAGE);
+	/* A backup that cannot be placed is a refusal, whatever the reason. */
+	CHECK(safety_check_backup("tests/no/such/x", "sim:", 1) == FB_ESAFETY);
 	/* Only looks: the device holding this directory is never opened. */
 	if (stat("tests/unit", &st) == 0 && node_of(st.st_dev, node, sizeof(node)))
 		CHECK(safety_check_backup("tests/unit/x.backup", node, 1) == FB_ESAFETY);
