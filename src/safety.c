@@ -189,7 +189,7 @@ int safety_check_writable(const char *path)
 }
 
 /* "--out=X: is Y itself (how Y is reached); results go to another file" */
-static int out_overlaps(const char *out, const struct storage *o, const struct storage *other,
+static int out_overlaps(const char *label, const struct storage *o, const struct storage *other,
 			const char *what)
 {
 	char how[PATH_MAX * 2];
@@ -199,42 +199,53 @@ static int out_overlaps(const char *out, const struct storage *o, const struct s
 	if (i < 0)
 		return FB_OK;
 	storage_how(other, j, how, sizeof(how));
-	fprintf(stderr, "flashbench: --out=%s: is %s%s%s; results go to another file\n", out,
+	fprintf(stderr, "flashbench: %s: is %s%s%s; results go to another file\n", label,
 		what ? what : other->it[j].name, what || j ? "" : " itself", how);
 	return FB_EUSAGE;
 }
 
-/* --out: a file of its own, not in use, apart from all the run touches. */
-static int check_out(const struct run_paths *p, const struct storage *dev)
+/*
+ * Where results go (--out, or a standard output redirected to a file):
+ * a file of its own, not in use, apart from all the run touches.
+ */
+static int check_out(const char *label, const char *out, const struct run_paths *p,
+		     const struct storage *dev)
 {
 	static char why[WHY_LEN];
 	struct storage o = { 0 }, b = { 0 };
 	int r = FB_OK;
 
-	if (storage_resolve(p->out, &o) < 0)
+	if (storage_resolve(out, &o) < 0)
 		return FB_EDEV;
 	if (o.n && o.it[0].kind == STOR_BLOCK) {
-		fprintf(stderr, "flashbench: --out=%s: is a block device; results go to a file\n",
-			p->out);
+		fprintf(stderr, "flashbench: %s: is a block device; results go to a file\n", label);
 		r = FB_EUSAGE;
 	}
 	if (r == FB_OK)
-		r = out_overlaps(p->out, &o, dev, NULL);
+		r = out_overlaps(label, &o, dev, NULL);
 	if (r == FB_OK && p->backup && storage_resolve(p->backup, &b) == 0)
-		r = out_overlaps(p->out, &o, &b, "the --backup file");
+		r = out_overlaps(label, &o, &b, "the --backup file");
 	if (r == FB_OK && p->restore && storage_resolve(p->restore, &b) == 0)
-		r = out_overlaps(p->out, &o, &b, "the --restore file");
+		r = out_overlaps(label, &o, &b, "the --restore file");
 	if (r == FB_OK && in_use(&o, why, sizeof(why)) != 0) {
-		fprintf(stderr, "flashbench: --out=%s: %s; results go to another file\n", p->out, why);
+		fprintf(stderr, "flashbench: %s: %s; results go to another file\n", label, why);
 		r = FB_EUSAGE;
 	}
-	if (r == FB_OK && o.n && o.it[0].kind == STOR_FILE) {
-		snprintf(why, sizeof(why), "--out=%s", p->out);
-		r = runlock_storage(&o, why);
-	}
+	if (r == FB_OK && o.n && o.it[0].kind == STOR_FILE)
+		r = runlock_storage(&o, label);
 	storage_free(&o);
 	storage_free(&b);
 	return r;
+}
+
+/* Results on standard output, when the shell sent it to a file (>> card.img). */
+static int check_stdout(const struct run_paths *p, const struct storage *dev)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) < 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
+		return FB_OK;
+	return check_out("standard output", "/proc/self/fd/1", p, dev);
 }
 
 /* --restore=FILE: not on the storage it is about to overwrite. */
@@ -265,6 +276,7 @@ static int check_restore_input(const char *file, const char *device, const struc
 
 int safety_check_run(const struct run_paths *p)
 {
+	static char label[PATH_MAX + 8];
 	struct storage dev = { 0 };
 	int r = resolve_device(p->device, &dev) < 0 ? FB_EDEV : FB_OK;
 
@@ -274,8 +286,12 @@ int safety_check_run(const struct run_paths *p)
 		r = safety_check_backup(p->backup, p->device, 0);
 	if (r == FB_OK && p->restore)
 		r = check_restore_input(p->restore, p->device, &dev);
-	if (r == FB_OK && p->out)
-		r = check_out(p, &dev);
+	if (r == FB_OK && p->out) {
+		snprintf(label, sizeof(label), "--out=%s", p->out);
+		r = check_out(label, p->out, p, &dev);
+	} else if (r == FB_OK && !p->restore) {
+		r = check_stdout(p, &dev);
+	}
 	if (r == FB_OK && p->writes)
 		r = runlock_storage(&dev, p->device);
 	storage_free(&dev);

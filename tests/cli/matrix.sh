@@ -129,6 +129,18 @@ allowed() {
 	snap
 }
 
+# bad_stdout DESC FILE ARGS...: standard output appended (>>) to FILE: exit 2, nothing changes.
+bad_stdout() {
+	local d=$1 file=$2 st now; shift 2
+	"$FB" "$@" >>"$file" 2>"$TMP/err"
+	st=$?
+	ok "$d: exit 2 (got $st)" [ "$st" -eq 2 ]
+	ok "$d: names standard output" grep -q "^flashbench: standard output: " "$TMP/err"
+	now=$(all_sums)
+	ok "$d: no image changed" [ "$now" = "$SNAP" ]
+	SNAP=$now
+}
+
 # partitions DISK: wait for DISKp1 and DISKp2 (no udev here: ask partx).
 partitions() {
 	for i in 1 2 3 4 5 6 7 8 9 10; do
@@ -151,6 +163,7 @@ allowed "symlink to the file" "$TMP/f.sym" "$F" 0 "$TMP/fs.bk"
 allowed "hard link to the file" "$TMP/f.hard" "$F" 0 "$TMP/fh.bk"
 bad_out "--out on a symlink to the device" 2 "$TMP/f.sym" -a --count=1 -b 64K "$F"
 bad_out "--out on a hard link to the device" 2 "$TMP/f.hard" ${WRITERS[0]} "$F"
+bad_stdout "standard output appended to a hard link to the device" "$TMP/f.hard" ${WRITERS[0]} "$F"
 
 # 2. One loop device on the file: it is written; the file, by any name, is not.
 make_loop "$F" || { fail "losetup"; done_testing; exit; }
@@ -168,6 +181,7 @@ for o in "$F" "$TMP/f.sym" "$TMP/f.hard"; do
 	bad_out "--out=$o, another device" 2 "$o" -a --count=1 sim:
 done
 bad_out "--out on the loop device" 2 "$L1" -a --count=1 sim:
+bad_stdout "standard output appended to the backing file" "$TMP/f.sym" -a --count=1 -b 64K "$L1"
 for b in "$F" "$TMP/f.sym" "$TMP/f.hard" "$L1"; do
 	expect_status 3 "--backup=$b" "$FB" ${WRITERS[0]} --preserve --backup="$b" "sim:size=32M"
 done
