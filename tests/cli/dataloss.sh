@@ -207,6 +207,44 @@ expect_status 3 "--restore onto the second loop device" "$FB" --restore="$TMP/ju
 umount "$TMP/m"
 ok "the file system is intact" e2fsck -fn "$d" >/dev/null 2>&1
 
+# --- locks on block devices: a partition's range of its disk ---------------
+pimg=$TMP/parts.img
+make_image "$pimg" 48
+printf ',20M\n,\n' | sfdisk -q "$pimg"
+if make_loop "$pimg" -P; then
+	LP=$LOOPDEV
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ -b "${LP}p2" ] && break
+		partx -a "$LP" 2>/dev/null
+		sleep 0.2
+	done
+	cleanup_add "partx -d $LP"
+	psum0=$(sum "$pimg")
+	env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=3 FB_SIGNAL_ONCE=1 FB_SIGNAL=19 \
+		"$FB" $W --preserve --backup="$TMP/p1.bk" "${LP}p1" >/dev/null 2>"$TMP/p1.err" &
+	p1run=$!
+	cleanup_add "kill -KILL $p1run"
+	for ((i = 0; i < 100; i++)); do
+		grep -q '^State:.*T' /proc/$p1run/status 2>/dev/null && break
+		sleep 0.05
+	done
+	psum=$(sum "$pimg")
+	expect_status 3 "the whole disk while a partition is written" "$FB" $W "$LP"
+	ok "whole disk: names the other run" grep -q "another run (pid $p1run" <<<"$ERR"
+	expect_status 3 "the same partition through the image" "$FB" --restore="$TMP/p1.bk" "${LP}p1"
+	ok "refused runs on the disk changed nothing" [ "$(sum "$pimg")" = "$psum" ]
+	expect_status 0 "the other partition meanwhile" "$FB" -f --fat-nr=1 -e 1M -b 1M --preserve \
+		--backup="$TMP/p2.bk" "${LP}p2"
+	kill -CONT $p1run
+	wait $p1run
+	st=$?
+	ok "the partition's run ends well (status $st)" [ "$st" -eq 0 ]
+	ok "the partition's run restored" grep -q "restored 2097152 bytes, verified" "$TMP/p1.err"
+	ok "both partitions back as they were" [ "$(sum "$pimg")" = "$psum0" ]
+else
+	fail "losetup -P"
+fi
+
 # --- --readahead --buffered killed: the command to put it back comes first ---
 old=$(blockdev --getra "$L")
 "$FB" --readahead --buffered --min-size=64K --size=64M --runs=16 "$L" >/dev/null 2>"$TMP/ra.err" &
