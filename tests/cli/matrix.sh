@@ -45,8 +45,9 @@ snap() { SNAP=$(all_sums); }
 
 # A valid backup of F, for --restore: made by a run killed before it restored.
 backup_of() {	# DEVICE FILE
-	env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=2 FB_SIGNAL=9 "$FB" ${WRITERS[0]} --preserve \
-		--backup="$2" "$1" >/dev/null 2>&1
+	# (in braces, so that the shell's "Killed" goes to /dev/null too)
+	{ env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=2 FB_SIGNAL=9 "$FB" ${WRITERS[0]} --preserve \
+		--backup="$2" "$1" >/dev/null 2>&1; } 2>/dev/null
 	[ -s "$2" ]
 }
 
