@@ -1,4 +1,5 @@
-/* The backup file and the moves of data: see backup.h and preserve.h. */
+/* Making the backup file and writing it back: see backup.h and preserve.h.
+ * Reading and checking it for --restore: backup_open.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -11,20 +12,13 @@
 #include <unistd.h>
 
 #include "backup.h"
+#include "engine.h"
 #include "fullio.h"
 #include "opts.h"
 #include "preserve.h"
 #include "safety.h"
 #include "units.h"
 
-#define BK_MAGIC	"FBBACKUP"
-#define BK_VERSION	1
-#define BK_HDR		4096u		/* header size; data is aligned to it too */
-#define BK_SUM_AT	(BK_HDR - 8)	/* the checksum of header and tables */
-#define BK_ENTRY	24u		/* offset, length, checksum */
-#define BK_SAMPLES	8u
-#define BK_SAMPLE_LEN	(64u * 1024)
-#define BK_CHUNK	(1u << 20)
 
 uint64_t fnv1a64(uint64_t h, const void *buf, size_t len)
 {
@@ -43,7 +37,7 @@ static void put64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)(v >> (8 * i));
 }
 
-static uint64_t get64(const unsigned char *p)
+uint64_t bk_get64(const unsigned char *p)
 {
 	uint64_t v = 0;
 
@@ -53,20 +47,16 @@ static uint64_t get64(const unsigned char *p)
 }
 
 
-/* Signals that would kill us or stop the test: held back while data moves. */
+/* The signals that stop a test: held back while the data goes back. */
 static void hold_signals(bool hold, sigset_t *old)
 {
 	sigset_t s;
 
-	sigemptyset(&s);
-	sigaddset(&s, SIGINT);
-	sigaddset(&s, SIGTERM);
-	sigaddset(&s, SIGHUP);
-	sigaddset(&s, SIGQUIT);
+	eng_stop_signals(&s);
 	sigprocmask(hold ? SIG_BLOCK : SIG_SETMASK, hold ? &s : old, hold ? old : NULL);
 }
 
-static void *io_buffer(const struct target *t)
+void *bk_io_buffer(const struct target *t)
 {
 	void *buf;
 	size_t align = t->mem_align > 4096 ? t->mem_align : 4096;
@@ -87,7 +77,7 @@ static size_t chunk_len(const struct target *t, uint64_t left)
 }
 
 /* Checksum of [off, off + len) of the device; 0 or -errno (message printed). */
-static int device_sum(struct target *t, void *buf, uint64_t off, uint64_t len, uint64_t *sum)
+int bk_device_sum(struct target *t, void *buf, uint64_t off, uint64_t len, uint64_t *sum)
 {
 	uint64_t h = FNV64_INIT, ns;
 
@@ -130,14 +120,14 @@ static int take_samples(struct preserve *p, struct target *t, void *buf)
 			continue;
 		s[p->ns].off = off;
 		s[p->ns].len = len;
-		if (device_sum(t, buf, off, len, &s[p->ns].sum) < 0)
+		if (bk_device_sum(t, buf, off, len, &s[p->ns].sum) < 0)
 			return -1;
 		p->ns++;
 	}
 	return 0;
 }
 
-static uint64_t table_len(uint32_t nr, uint32_t ns)
+uint64_t bk_table_len(uint32_t nr, uint32_t ns)
 {
 	return (uint64_t)(nr + ns) * BK_ENTRY;
 }
@@ -145,7 +135,7 @@ static uint64_t table_len(uint32_t nr, uint32_t ns)
 /* Where the data starts: after header and tables, at a multiple of BK_HDR. */
 static uint64_t data_start(uint32_t nr)
 {
-	return (BK_HDR + table_len(nr, BK_SAMPLES) + BK_HDR - 1) / BK_HDR * BK_HDR;
+	return (BK_HDR + bk_table_len(nr, BK_SAMPLES) + BK_HDR - 1) / BK_HDR * BK_HDR;
 }
 
 uint64_t backup_file_size(size_t n, uint64_t bytes)
@@ -172,11 +162,16 @@ static void encode(const struct preserve *p, unsigned char *h)
 		put64(h + BK_HDR + i * BK_ENTRY + 16, p->e[i].sum);
 	}
 	put64(h + BK_SUM_AT, fnv1a64(fnv1a64(FNV64_INIT, h, BK_SUM_AT), h + BK_HDR,
-				     table_len(p->nr, p->ns)));
+				     bk_table_len(p->nr, p->ns)));
 }
 
-/* Copy the regions from the device into the file, after the header space. */
-static int copy_out(struct preserve *p, struct target *t, void *buf)
+/*
+ * Copy the regions from the device into the file, after the header space.
+ * A signal stops it (-EINTR): nothing has been written to the device yet,
+ * so there is nothing to wait for. A failed device read is printed and
+ * sets *dev_failed.
+ */
+static int copy_out(struct preserve *p, struct target *t, void *buf, bool *dev_failed)
 {
 	uint64_t ns;
 	int r;
@@ -190,9 +185,12 @@ static int copy_out(struct preserve *p, struct target *t, void *buf)
 		for (uint64_t done = 0; done < e->len;) {
 			size_t n = chunk_len(t, e->len - done);
 
+			if (fb_stop)
+				return -EINTR;
 			if ((r = target_read(t, buf, n, e->off + done, &ns)) < 0) {
 				fprintf(stderr, "flashbench: --preserve: read at offset %llu, length %zu: %s\n",
 					(unsigned long long)(e->off + done), n, strerror(-r));
+				*dev_failed = true;
 				return r;
 			}
 			if ((r = full_write(p->fd, buf, n)) < 0)
@@ -202,19 +200,21 @@ static int copy_out(struct preserve *p, struct target *t, void *buf)
 		}
 		e->sum = h;
 	}
-	return 0;
+	return fb_stop ? -EINTR : 0;	/* a signal during the last chunk */
 }
 
 /* Samples, data, then the header last (with its magic), fsync'ed. */
-static int write_backup(struct preserve *p, struct target *t, void *buf)
+static int write_backup(struct preserve *p, struct target *t, void *buf, bool *dev_failed)
 {
 	unsigned char *h;
 	int r;
 
-	if (take_samples(p, t, buf) < 0)
+	if (take_samples(p, t, buf) < 0) {
+		*dev_failed = true;
 		return -EIO;
+	}
 	p->data_off = data_start(p->nr);
-	if ((r = copy_out(p, t, buf)) < 0)
+	if ((r = copy_out(p, t, buf, dev_failed)) < 0)
 		return r;
 	if (!(h = malloc(p->data_off)))
 		return -ENOMEM;
@@ -265,14 +265,28 @@ static struct preserve *backup_new(uint32_t nr)
 	return p;
 }
 
+/* Why a backup failed, and the exit status that goes with it. */
+static int create_failed(const char *file, int e, bool dev_failed)
+{
+	if (e == -EINTR) {
+		fprintf(stderr, "flashbench: --preserve: interrupted by signal %d during the backup; "
+			"nothing was written, %s removed\n", (int)fb_stop, file);
+		return FB_EINTR;
+	}
+	fprintf(stderr, "flashbench: --preserve: cannot back up to %s: %s; nothing was written\n",
+		file, strerror(-e));
+	/* The device failed, or the backup could not be placed (refused, as documented). */
+	return dev_failed ? FB_EDEV : FB_ESAFETY;
+}
+
 /* Create the backup of r[0..n) of t in file. */
 int backup_create(const char *device, struct target *t, const struct region *r,
 		  uint32_t n, const char *file, struct preserve **out)
 {
 	struct preserve *p = backup_new(n);
 	char a[FB_FMT_LEN];
-	sigset_t old;
-	void *buf = io_buffer(t);
+	void *buf = bk_io_buffer(t);
+	bool dev_failed = false;
 	int e = -ENOMEM;
 
 	if (!p || !buf)
@@ -287,10 +301,9 @@ int backup_create(const char *device, struct target *t, const struct region *r,
 		p->e[i] = (struct bk_entry){ r[i].off, r[i].len, 0 };
 		p->total += r[i].len;
 	}
-	hold_signals(true, &old);
+	/* Signals only set fb_stop now, which copy_out() heeds. */
 	p->fd = open(file, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	e = p->fd < 0 ? -errno : write_backup(p, t, buf);
-	hold_signals(false, &old);
+	e = p->fd < 0 ? -errno : write_backup(p, t, buf, &dev_failed);
 	if (e < 0) {
 		if (p->fd >= 0)
 			unlink(file);
@@ -303,11 +316,16 @@ int backup_create(const char *device, struct target *t, const struct region *r,
 	*out = p;
 	return FB_OK;
 fail:
-	fprintf(stderr, "flashbench: --preserve: cannot back up to %s: %s; nothing was written\n",
-		file, strerror(-e));
 	free(buf);
 	backup_free(p);
-	return FB_EDEV;
+	return create_failed(file, e, dev_failed);
+}
+
+void backup_discard(struct preserve *p)
+{
+	if (p && unlink(p->file) == 0)
+		fprintf(stderr, "flashbench: removed the backup %s (nothing was written)\n", p->file);
+	backup_free(p);
 }
 
 /*
@@ -386,7 +404,7 @@ static int verify(struct preserve *p, struct target *t, void *buf)
 	uint64_t sum;
 
 	for (uint32_t i = 0; i < p->nr; i++) {
-		if (device_sum(t, buf, p->e[i].off, p->e[i].len, &sum) < 0)
+		if (bk_device_sum(t, buf, p->e[i].off, p->e[i].len, &sum) < 0)
 			return -1;
 		if (sum != p->e[i].sum) {
 			fprintf(stderr, "flashbench: restore: offset %llu, length %llu reads back "
@@ -402,7 +420,7 @@ static int verify(struct preserve *p, struct target *t, void *buf)
 int backup_restore(struct preserve *p, struct target *t)
 {
 	char a[FB_FMT_LEN];
-	void *buf = io_buffer(t);
+	void *buf = bk_io_buffer(t);
 	sigset_t old;
 	int r = -1;
 
@@ -426,165 +444,4 @@ int backup_restore(struct preserve *p, struct target *t)
 	}
 	hold_signals(false, &old);
 	return r == 0 ? FB_OK : FB_EDEV;
-}
-
-
-/* Header and tables of a backup file; FB_OK or FB_ESAFETY with a message. */
-static int load_header(struct preserve *p)
-{
-	unsigned char h[BK_HDR], *tab;
-	uint64_t tl, sum;
-
-	if (pread_exact(p->fd, h, BK_HDR, 0) < 0 || memcmp(h, BK_MAGIC, 8) != 0 ||
-	    (uint32_t)get64(h + 8) != BK_VERSION) {
-		fprintf(stderr, "flashbench: --restore: %s is not a complete flashbench backup; "
-			"refusing it\n", p->file);
-		return FB_ESAFETY;
-	}
-	p->nr = (uint32_t)(get64(h + 8) >> 32);
-	p->ns = (uint32_t)get64(h + 16);
-	p->sector = (uint32_t)(get64(h + 16) >> 32);
-	p->size = get64(h + 24);
-	p->total = get64(h + 32);
-	p->data_off = get64(h + 40);
-	memcpy(p->device, h + 64, BK_TEXT);
-	memcpy(p->identity, h + 64 + BK_TEXT, BK_TEXT);
-	p->device[BK_TEXT - 1] = p->identity[BK_TEXT - 1] = '\0';
-	tl = table_len(p->nr, p->ns);
-	if (p->nr == 0 || p->nr > BK_MAX_REGIONS || p->ns > BK_SAMPLES || p->data_off < BK_HDR + tl ||
-	    !(p->e = calloc(p->nr + p->ns, sizeof(*p->e))) || !(tab = malloc(tl)))
-		goto bad;
-	sum = pread_exact(p->fd, tab, tl, BK_HDR) < 0 ? 0 :
-	      fnv1a64(fnv1a64(FNV64_INIT, h, BK_SUM_AT), tab, tl);
-	for (uint32_t i = 0; i < p->nr + p->ns; i++)
-		p->e[i] = (struct bk_entry){ get64(tab + i * BK_ENTRY), get64(tab + i * BK_ENTRY + 8),
-					  get64(tab + i * BK_ENTRY + 16) };
-	free(tab);
-	if (sum == get64(h + BK_SUM_AT))
-		return FB_OK;
-bad:
-	fprintf(stderr, "flashbench: --restore: the header of %s is corrupted; refusing it\n", p->file);
-	return FB_ESAFETY;
-}
-
-/* The file's length and every region's checksum, before a byte is written. */
-static int check_data(struct preserve *p)
-{
-	struct stat st;
-	uint64_t pos = p->data_off, total = 0;
-	unsigned char *buf = malloc(BK_CHUNK);
-
-	for (uint32_t i = 0; i < p->nr; i++)
-		total += p->e[i].len;
-	if (!buf || fstat(p->fd, &st) < 0) {
-		/* No size to compare with (st is not filled in): say why instead. */
-		fprintf(stderr, "flashbench: --restore: cannot check %s: %s; refusing it\n",
-			p->file, strerror(buf ? errno : ENOMEM));
-		free(buf);
-		return FB_ESAFETY;
-	}
-	if (total != p->total || (uint64_t)st.st_size != p->data_off + p->total) {
-		fprintf(stderr, "flashbench: --restore: %s is truncated or damaged: %llu bytes, "
-			"expected %llu; refusing it\n", p->file, (unsigned long long)st.st_size,
-			(unsigned long long)(p->data_off + p->total));
-		free(buf);
-		return FB_ESAFETY;
-	}
-	for (uint32_t i = 0; i < p->nr; i++) {
-		uint64_t h = FNV64_INIT;
-
-		for (uint64_t done = 0, n; done < p->e[i].len; done += n, pos += n) {
-			n = p->e[i].len - done < BK_CHUNK ? p->e[i].len - done : BK_CHUNK;
-			if (pread_exact(p->fd, buf, n, pos) < 0)
-				break;
-			h = fnv1a64(h, buf, n);
-		}
-		if (h != p->e[i].sum) {
-			fprintf(stderr, "flashbench: --restore: %s is corrupted: the data of offset "
-				"%llu, length %llu fails its checksum; refusing it\n", p->file,
-				(unsigned long long)p->e[i].off, (unsigned long long)p->e[i].len);
-			free(buf);
-			return FB_ESAFETY;
-		}
-	}
-	free(buf);
-	return FB_OK;
-}
-
-/* Can region e be written to t as it is? Says why not. */
-static bool region_fits(const struct preserve *p, const struct bk_entry *e,
-		       const struct target *t, const char *device)
-{
-	const char *why = NULL;
-
-	if (e->off % t->sector || e->len % t->sector)
-		why = "is not aligned to the device's sectors";
-	else if (e->off + e->len > t->size || e->off + e->len < e->off)
-		why = "lies past the end of the device";
-	if (why)
-		fprintf(stderr, "flashbench: --restore: %s: the region at offset %llu, length %llu "
-			"%s (%s: %u-byte sectors, %llu bytes); refusing it\n", p->file,
-			(unsigned long long)e->off, (unsigned long long)e->len, why, device,
-			t->sector, (unsigned long long)t->size);
-	return why == NULL;
-}
-
-/* Is t the device the backup was made of? Size, identity, then the samples. */
-int backup_match(struct preserve *p, struct target *t, const char *device)
-{
-	char id[BK_TEXT];
-	uint64_t sum;
-	void *buf;
-
-	safety_identity(device, id, sizeof(id));
-	if (t->size != p->size || strcmp(id, p->identity) != 0) {
-		fprintf(stderr, "flashbench: --restore: %s was made of %s (%s, %llu bytes), not of "
-			"%s (%s, %llu bytes); refusing it\n", p->file, p->device, p->identity,
-			(unsigned long long)p->size, device, id, (unsigned long long)t->size);
-		return FB_ESAFETY;
-	}
-	for (uint32_t i = 0; i < p->nr; i++)
-		if (!region_fits(p, &p->e[i], t, device))
-			return FB_ESAFETY;
-	if (!(buf = io_buffer(t)))
-		return FB_EDEV;
-	for (uint32_t i = p->nr; i < p->nr + p->ns; i++) {
-		if (p->e[i].off % t->sector || p->e[i].len % t->sector ||
-		    device_sum(t, buf, p->e[i].off, p->e[i].len, &sum) < 0 || sum != p->e[i].sum) {
-			fprintf(stderr, "flashbench: --restore: %s does not match %s: the data at offset "
-				"%llu, which the test never writes, differs; refusing it\n",
-				p->file, device, (unsigned long long)p->e[i].off);
-			free(buf);
-			return FB_ESAFETY;
-		}
-	}
-	free(buf);
-	return FB_OK;
-}
-
-/* Open the device for writing, after the same in-use checks as a write test. */
-
-int backup_open(const char *file, struct preserve **out)
-{
-	struct preserve *p = calloc(1, sizeof(*p));
-	int r;
-
-	*out = NULL;
-	if (!p)
-		return FB_EDEV;
-	p->keep = true;
-	snprintf(p->file, sizeof(p->file), "%s", file);
-	if ((p->fd = open(file, O_RDONLY | O_CLOEXEC)) < 0) {
-		fprintf(stderr, "flashbench: --restore: cannot open '%s': %s\n", file, strerror(errno));
-		free(p);
-		return FB_EUSAGE;
-	}
-	r = load_header(p);
-	if (r == FB_OK)
-		r = check_data(p);
-	if (r != FB_OK)
-		backup_free(p);
-	else
-		*out = p;
-	return r;
 }

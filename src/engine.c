@@ -9,26 +9,43 @@
 #include "regions.h"
 
 volatile sig_atomic_t fb_stop;
+volatile sig_atomic_t fb_out_failed;
 
 static void on_signal(int sig)
 {
 	fb_stop = sig;
 }
 
+void eng_stop_signals(sigset_t *set)
+{
+	static const int sigs[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+		SIGPROF, SIGIO, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT,
+	};
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
+}
+
 void eng_signals(void)
 {
 	struct sigaction sa;
+	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART needed: the request in flight completes, then we stop.
-	 * A dropped terminal (HUP) or Ctrl-\\ (QUIT) must not skip the clean-up
-	 * either: the readahead to restore, the data to put back. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGQUIT, &sa, NULL);
+	 * A dropped terminal (HUP), Ctrl-\\ (QUIT), a stray kill -USR1 or an
+	 * alarm must not skip the clean-up either: the readahead to restore,
+	 * the data to put back. */
+	eng_stop_signals(&set);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&set, s) == 1)
+			sigaction(s, &sa, NULL);
 	/* A closed pipe (| head) is an error on the output, not a death. */
 	signal(SIGPIPE, SIG_IGN);
 }
@@ -66,6 +83,8 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 
 	if (fb_stop)
 		return FB_EINTR;
+	if (fb_out_failed)
+		return FB_EDEV;	/* the output layer said why */
 	if (wr && !regions_allowed(off, len)) {
 		/* A module wrote where main.c did not announce (or back up). */
 		fprintf(stderr, "flashbench: internal error: write outside the announced region "

@@ -12,10 +12,26 @@
 
 #include "target.h"
 
-/* Set by SIGINT/SIGTERM: a test stops at the next request boundary. */
+/* Set by a signal (its number): a test stops at the next request boundary. */
 extern volatile sig_atomic_t fb_stop;
 
-/* Install the SIGINT/SIGTERM handlers that set fb_stop. */
+/*
+ * Set (to an errno) by the output layer when the results can no longer be
+ * written (--out on a full disk, standard output a closed pipe): a test
+ * stops at the next request, and the run ends as failed.
+ */
+extern volatile sig_atomic_t fb_out_failed;
+
+/*
+ * The signals that stop a test instead of killing the process: every
+ * catchable one whose default is to end it (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, the real-time signals, ...), but
+ * not the faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP,
+ * SIGSYS), after which nothing can be trusted to go on.
+ */
+void eng_stop_signals(sigset_t *set);
+
+/* Install the handlers that set fb_stop for them; ignore SIGPIPE. */
 void eng_signals(void);
 
 /*
@@ -27,7 +43,8 @@ void eng_buffer_free(void *buf);
 
 /*
  * One timed request. Returns FB_OK with the time in *ns, FB_EINTR when
- * the stop flag is set (before the request), or FB_EDEV after printing
+ * the stop flag is set (before the request), FB_EDEV when the results
+ * can no longer be written (fb_out_failed, before the request), or FB_EDEV after printing
  * "flashbench: DEVICE: read at offset O, length L: strerror" to stderr.
  */
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "engine.h"
@@ -13,6 +14,7 @@
 #include "opts.h"
 #include "preserve.h"
 #include "report.h"
+#include "runlock.h"
 #include "safety.h"
 #include "sim_spec.h"
 #include "target.h"
@@ -44,15 +46,31 @@ static void print_verbose(const struct fb_opts *o, const struct target *t)
 			o->runs, o->plateau, o->buffered ? ", buffered" : "");
 }
 
+/*
+ * Every path the run writes, resolved to its storage, checked against
+ * what must stay untouched and locked (safety.h), before anything is
+ * opened for writing, created or truncated.
+ */
+static int check_paths(struct fb_opts *o)
+{
+	static char name[256];
+	bool writes = o->open_au || o->find_fat || o->find_open_au;
+	struct run_paths p = { .device = o->device, .writes = writes, .out = o->out };
+
+	if (writes && o->preserve && !o->backup) {
+		preserve_default_name(o->device, name, sizeof(name));
+		o->backup = name;
+	}
+	p.backup = writes && o->preserve ? o->backup : NULL;
+	return safety_check_run(&p);
+}
+
 static int open_target(const struct fb_opts *o, struct target **t)
 {
 	bool writes = o->open_au || o->find_fat || o->find_open_au;
 	char err[512] = "";
 	int r;
 
-	/* Mounted, swap, held: refused with the name of the user, before the open. */
-	if (writes && (r = safety_check_writable(o->device)) != FB_OK)
-		return r;
 	r = target_open(o->device, writes ? TGT_WRITE | TGT_EXCL : 0, t, err, sizeof(err));
 	if (r == 0)
 		return FB_OK;
@@ -64,18 +82,45 @@ static int open_target(const struct fb_opts *o, struct target **t)
 	return FB_EDEV;
 }
 
-/* --out must not land on the device, the simulated card's image or the backup. */
-static int check_out(const struct fb_opts *o)
+/* Create or empty --out; a new one is locked at once (an existing one already is). */
+static int open_out(const struct fb_opts *o)
 {
-	char image[4096];
-	const char *paths[3] = { o->device, NULL, o->backup };
+	struct stat st;
+	bool fresh = o->out && stat(o->out, &st) < 0;
 
-	if (sim_device_image(o->device, image, sizeof(image)))
-		paths[1] = image;
-	if (report_check_out(o->out, paths, 3, usage_msg, sizeof(usage_msg)) == 0)
+	if (report_open(o->out) < 0) {
+		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
+		return FB_EUSAGE;
+	}
+	if (!fresh)
 		return FB_OK;
-	fprintf(stderr, "flashbench: %s\n", usage_msg);
-	return FB_EUSAGE;
+	snprintf(usage_msg, sizeof(usage_msg), "--out=%s", o->out);
+	return runlock_fd(report_fileno(), usage_msg, o->out);
+}
+
+/*
+ * The last steps before the tests: the regions announced, the guard armed
+ * and the backup made (--preserve), then --out created: a run refused on
+ * the way creates nothing. Only --find-open-au without --erasesize opens
+ * --out first, for the -a table it runs to find the erase size.
+ */
+static int prepare(struct fb_opts *o, struct target *t, struct preserve **saved)
+{
+	bool align_first = o->find_open_au && !o->erasesize_set;
+	int r = FB_OK;
+
+	eng_signals();
+	if (align_first)
+		r = open_out(o);
+	if (r == FB_OK)
+		r = find_open_au_prepare(o, t);
+	if (r == FB_OK)
+		r = preserve_begin(o, t, saved);
+	if (r == FB_OK && !align_first && (r = open_out(o)) != FB_OK) {
+		preserve_discard(*saved);
+		*saved = NULL;
+	}
+	return r;
 }
 
 static int run_tests(const struct fb_opts *o, struct target *t)
@@ -111,7 +156,7 @@ static int run(struct fb_opts *o)
 	struct target *t;
 	int r;
 
-	if ((r = check_out(o)) != FB_OK)
+	if ((r = check_paths(o)) != FB_OK)
 		return r;
 	if ((r = open_target(o, &t)) != FB_OK)
 		return r;
@@ -122,27 +167,16 @@ static int run(struct fb_opts *o)
 	}
 	if (o->verbose)
 		print_verbose(o, t);
-	if (report_open(o->out) < 0) {
-		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
-		target_close(t);
-		return FB_EUSAGE;
-	}
-	eng_signals();
-	/* --find-open-au without --erasesize runs -a first and takes its verdict. */
-	r = find_open_au_prepare(o, t);
-	/* Announce the regions, arm the write guard, back up (--preserve)... */
-	if (r == FB_OK)
-		r = preserve_begin(o, t, &saved);
+	r = prepare(o, t, &saved);
 	if (r == FB_OK)
 		r = run_tests(o, t);
 	/* ...and put the data back, also after a signal or an error. */
 	r = preserve_end(saved, t, r);
 	if (o->verbose && t->ops->stats)
 		t->ops->stats(t, stderr);
-	if (report_close() < 0 && r == FB_OK) {
-		fprintf(stderr, "flashbench: cannot write the results: %s\n", strerror(EIO));
+	/* A result that could not be written was reported when it happened. */
+	if (report_close() < 0 && r == FB_OK)
 		r = FB_EDEV;
-	}
 	target_close(t);
 	return r;
 }

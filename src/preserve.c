@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "backup.h"
@@ -75,23 +76,28 @@ int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **
 		return FB_EDEV;
 	test = regions_past_end(o, t->size, &end);
 	st = test ? eng_check_end(t, test, end) : FB_OK;
+	if (st == FB_OK && n && o->preserve && !file) {
+		preserve_default_name(o->device, name, sizeof(name));
+		file = name;
+	}
+	/* Every refusal before the announcement: a refused run says nothing will be written. */
+	if (st == FB_OK && n && o->preserve)
+		st = safety_check_backup(file, o->device, backup_file_size(n, regions_bytes(r, n)));
 	if (st == FB_OK && regions_arm(r, n) < 0)
 		st = FB_EDEV;
 	if (st == FB_OK && n)
 		announce(o->device, r, n);
-	if (st == FB_OK && n && o->preserve) {
-		if (!file) {
-			preserve_default_name(o->device, name, sizeof(name));
-			file = name;
-		}
-		st = safety_check_backup(file, o->device, backup_file_size(n, regions_bytes(r, n)));
-		/* (eng_signals() already keeps SIGHUP, SIGQUIT and SIGPIPE from
-		 * killing a run that has to restore.) */
-		if (st == FB_OK)
-			st = backup_create(o->device, t, r, (uint32_t)n, file, p);
-	}
+	/* (eng_signals() has made every stopping signal set fb_stop, which the backup heeds.) */
+	if (st == FB_OK && n && o->preserve)
+		st = backup_create(o->device, t, r, (uint32_t)n, file, p);
 	free(r);
 	return st;
+}
+
+void preserve_discard(struct preserve *p)
+{
+	regions_disarm();
+	backup_discard(p);
 }
 
 int preserve_end(struct preserve *p, struct target *t, int r)
@@ -119,36 +125,46 @@ static int open_for_restore(const char *device, struct target **t)
 	       r == -EBUSY ? FB_ESAFETY : FB_EDEV;
 }
 
-/* A simulated card keeps its data only in an image file. */
-static int sim_has_image(const char *device)
+/* A simulated card keeps its data only in an image file, which must exist. */
+static int sim_image_ok(const char *device)
 {
-	struct sim_spec *s = calloc(1, sizeof(*s));
-	char err[256];
-	int ok = s && sim_spec_parse(device + 4, s, err, sizeof(err)) == 0 && s->image[0];
+	char image[4096];
+	struct stat st;
 
-	free(s);
-	return ok;
-}
-
-int preserve_restore_file(const char *file, const char *device)
-{
-	struct preserve *p = NULL;
-	struct target *t = NULL;
-	int r;
-
-	if (strncmp(device, "sim:", 4) == 0 && !sim_has_image(device)) {
+	if (!sim_device_image(device, image, sizeof(image))) {
 		fprintf(stderr, "flashbench: --restore: %s has no image=: a simulated card without "
 			"a backing image keeps no data to restore\n", device);
 		return FB_EUSAGE;
 	}
-	/* In use? Refused before even looking at the backup. */
-	r = safety_check_writable(device);
+	if (stat(image, &st) < 0) {
+		fprintf(stderr, "flashbench: --restore: sim: image '%s': %s\n", image, strerror(errno));
+		return FB_EUSAGE;
+	}
+	return FB_OK;
+}
+
+int preserve_restore_file(const char *file, const char *device)
+{
+	struct run_paths paths = { .device = device, .writes = true, .restore = file };
+	struct preserve *p = NULL;
+	struct target *t = NULL;
+	int r = strncmp(device, "sim:", 4) == 0 ? sim_image_ok(device) : FB_OK;
+
+	/* In use, or on what it overwrites? Refused before even looking at the backup. */
+	if (r == FB_OK)
+		r = safety_check_run(&paths);
 	if (r == FB_OK)
 		r = backup_open(file, &p);
 	if (r == FB_OK)
 		r = open_for_restore(device, &t);
 	if (r == FB_OK)
 		r = backup_match(p, t, device);
+	if (r == FB_OK && strcmp(p->device, device) != 0) {
+		/* Say what is written: DEVICE, whatever path the backup was made through. */
+		fprintf(stderr, "flashbench: --restore: %s was made of %s; writing it to %s\n",
+			file, p->device, device);
+		snprintf(p->device, sizeof(p->device), "%s", device);
+	}
 	if (r == FB_OK)
 		r = backup_restore(p, t);
 	target_close(t);

@@ -46,7 +46,11 @@ int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **
  */
 int preserve_end(struct preserve *p, struct target *t, int r);
 
-/* --restore=FILE DEVICE: validate, match to the device, restore, verify. */
+/* Before the first write: remove the backup, write nothing back (p may be NULL). */
+void preserve_discard(struct preserve *p);
+
+/* --restore=FILE DEVICE: the safety rule, validate, match to the device,
+ * restore, verify. The messages name DEVICE, the device written. */
 int preserve_restore_file(const char *file, const char *device);
 
 /* The default backup name: flashbench-DEVICE-YYYYmmdd-HHMMSS.backup. */

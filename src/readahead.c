@@ -227,6 +227,10 @@ static int ra_prepare(struct ra_sweep *s)
 		ra_perm_error("changing the readahead of", s->dev, errno);
 		return FB_EDEV;
 	}
+	/* Every way out puts it back, but SIGKILL or a power cut cannot: say how, first. */
+	fprintf(stderr, "flashbench: --buffered: the readahead of %s is %ld sectors; should this "
+		"run be killed, put it back with: blockdev --setra %ld %s\n", s->dev, s->ra_orig,
+		s->ra_orig, s->dev);
 	return FB_OK;
 }
 

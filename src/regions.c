@@ -87,34 +87,43 @@ size_t test_regions(const struct fb_opts *o, struct region *r, size_t max)
 	return n <= max ? regions_merge(r, n) : n;
 }
 
-/* The first byte past one test's regions; UINT64_MAX when an end overflows. */
-static uint64_t list_end(const struct fb_opts *o,
-			 size_t (*list)(const struct fb_opts *, struct region *, size_t))
+/*
+ * The first byte past nr blocks of len bytes, step bytes apart from start;
+ * UINT64_MAX when that does not fit in 64 bits. Computed apart from the
+ * region lists, whose offsets would wrap (-f -e 4096T --fat-nr=4096 is
+ * 2^64 bytes: a region of length 0).
+ */
+static uint64_t spaced_end(uint64_t start, unsigned nr, uint64_t step, uint64_t len)
 {
-	size_t n = list(o, NULL, 0);
-	struct region *r = calloc(n ? n : 1, sizeof(*r));
-	uint64_t end = 0;
+	uint64_t span, end;
 
-	if (!r)
+	if (nr == 0)
+		return start;
+	if (__builtin_mul_overflow((uint64_t)(nr - 1), step, &span) ||
+	    __builtin_add_overflow(start, span, &end) || __builtin_add_overflow(end, len, &end))
 		return UINT64_MAX;
-	list(o, r, n);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t e = r[i].off + r[i].len;
-
-		end = e < r[i].off ? UINT64_MAX : e > end ? e : end;
-	}
-	free(r);
 	return end;
+}
+
+/* --open-au and --find-open-au: erase blocks OPENAU_SPACING apart from --offset. */
+static uint64_t openau_regions_end(const struct fb_opts *o, unsigned nr)
+{
+	uint64_t step;
+
+	if (__builtin_mul_overflow((uint64_t)OPENAU_SPACING, o->erasesize, &step))
+		return nr > 1 ? UINT64_MAX : spaced_end(o->offset, nr, 0, o->erasesize);
+	return spaced_end(o->offset, nr, step, o->erasesize);
 }
 
 const char *regions_past_end(const struct fb_opts *o, uint64_t size, uint64_t *end)
 {
 	/* One line per write test, as in test_regions(). */
-	if (o->open_au && (*end = list_end(o, regions_open_au)) > size)
+	if (o->open_au && (*end = openau_regions_end(o, o->open_au_nr)) > size)
 		return "open-au";
-	if (o->find_fat && (*end = list_end(o, regions_find_fat)) > size)
+	if (o->find_fat &&
+	    (*end = spaced_end(findfat_start(o), o->fat_nr, o->erasesize, o->erasesize)) > size)
 		return "find-fat";
-	if (o->find_open_au && (*end = list_end(o, regions_find_open_au)) > size)
+	if (o->find_open_au && (*end = openau_regions_end(o, o->find_au_max)) > size)
 		return "find-open-au";
 	return NULL;
 }

@@ -4,10 +4,15 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include <string.h>
+
+#include "engine.h"
 #include "report.h"
 #include "units.h"
 
 static FILE *out;
+static const char *out_name;
+static int out_err;	/* the first errno of a failed write, 0 while all is well */
 
 static FILE *report_file(void)
 {
@@ -16,10 +21,41 @@ static FILE *report_file(void)
 
 int report_open(const char *path)
 {
+	out_err = 0;
 	if (!path)
 		return 0;
+	out_name = path;
 	out = fopen(path, "w");
 	return out ? 0 : -errno;
+}
+
+int report_fileno(void)
+{
+	return fileno(report_file());
+}
+
+/*
+ * After each line: a result that cannot be written (a full disk, a
+ * closed pipe) stops the test at its next request, with the real error,
+ * said once -- a write test must not go on writing the device for
+ * results nobody will see.
+ */
+static void flushed(FILE *f)
+{
+	int e;
+
+	errno = 0;
+	e = fflush(f) == 0 && !ferror(f) ? 0 : errno ? errno : EIO;
+	if (!e || out_err)
+		return;
+	out_err = e;
+	fb_out_failed = e;
+	if (out)
+		fprintf(stderr, "flashbench: --out=%s: cannot write the results: %s; "
+			"stopping the test\n", out_name, strerror(e));
+	else
+		fprintf(stderr, "flashbench: standard output: cannot write the results: %s; "
+			"stopping the test\n", strerror(e));
 }
 
 int report_check_out(const char *out, const char *const *paths, size_t n, char *err, size_t errlen)
@@ -46,13 +82,14 @@ int report_check_out(const char *out, const char *const *paths, size_t n, char *
 
 int report_close(void)
 {
-	FILE *f = report_file();
-	int bad = fflush(f) != 0 || ferror(f);
-
-	if (out && fclose(out) != 0)
-		bad = 1;
+	flushed(report_file());
+	if (out && fclose(out) != 0 && !out_err) {
+		out_err = errno;
+		fprintf(stderr, "flashbench: --out=%s: cannot write the results: %s\n", out_name,
+			strerror(errno));
+	}
 	out = NULL;
-	return bad ? -EIO : 0;
+	return -out_err;
 }
 
 void report_align(uint64_t boundary, double pre, double on, double post, double diff)
@@ -63,7 +100,7 @@ void report_align(uint64_t boundary, double pre, double on, double post, double 
 		(unsigned long long)boundary, fmt_time(a, sizeof(a), pre),
 		fmt_time(b, sizeof(b), on), fmt_time(c, sizeof(c), post),
 		fmt_time(d, sizeof(d), diff));
-	fflush(report_file());
+	flushed(report_file());
 }
 
 void report_rates(uint64_t size, const double *rates, size_t n)
@@ -75,7 +112,7 @@ void report_rates(uint64_t size, const double *rates, size_t n)
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "\t%s", fmt_rate(r, sizeof(r), rates[i]));
 	fputc('\n', f);
-	fflush(f);
+	flushed(f);
 }
 
 void report_line(const char *fmt, ...)
@@ -86,5 +123,5 @@ void report_line(const char *fmt, ...)
 	vfprintf(report_file(), fmt, ap);
 	va_end(ap);
 	fputc('\n', report_file());
-	fflush(report_file());
+	flushed(report_file());
 }

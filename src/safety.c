@@ -1,4 +1,4 @@
-/* In-use checks before any write: see safety.h. */
+/* The one rule of data safety: see safety.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -11,328 +11,291 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "mountinfo.h"
 #include "opts.h"
+#include "runlock.h"
 #include "safety.h"
 #include "sim_spec.h"
+#include "storage.h"
 #include "units.h"
 
-/* The disk a block device belongs to and every partition of it. */
-#define DEVSET_MAX 512
-struct devset {
-	size_t n;
-	struct {
-		dev_t dev;
-		char name[NAME_MAX + 1];	/* kernel name: sdd, loop0p1 */
-	} d[DEVSET_MAX];
-};
+#define WHY_LEN (6 * PATH_MAX)
 
-/* Read the first line of a small sysfs file, without the newline. */
-static int read_line(const char *path, char *buf, size_t len)
+/* The storage of DEVICE: a sim: card's is its image's (none without one). */
+static int resolve_device(const char *device, struct storage *s)
 {
-	FILE *f = fopen(path, "r");
-	bool ok;
+	char image[PATH_MAX];
 
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	s->n = 0;
+	if (strncmp(device, "sim:", 4) != 0)
+		return storage_resolve(device, s);
+	return sim_device_image(device, image, sizeof(image)) ? storage_resolve(image, s) : 0;
 }
 
-/* dir/name into buf; -1 when it does not fit (then buf is not used). */
-static int join(char *buf, size_t len, const char *dir, const char *name)
+/* Block item of s whose number is dev, or whose node source names; -1. */
+static int block_in(const struct storage *s, dev_t dev, const char *source)
 {
-	int n = snprintf(buf, len, "%s/%s", dir, name);
+	struct stat st;
+	bool by_source = strncmp(source, "/dev/", 5) == 0 && stat(source, &st) == 0 &&
+			 S_ISBLK(st.st_mode);
 
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
-static void devset_add(struct devset *s, dev_t dev, const char *name)
-{
-	if (s->n >= DEVSET_MAX)
-		return;
-	s->d[s->n].dev = dev;
-	snprintf(s->d[s->n].name, sizeof(s->d[s->n].name), "%s", name);
-	s->n++;
-}
-
-/* Index of dev in s, or -1. */
-static int devset_find(const struct devset *s, dev_t dev)
-{
 	for (size_t i = 0; i < s->n; i++)
-		if (s->d[i].dev == dev)
+		if (s->it[i].kind == STOR_BLOCK &&
+		    (s->it[i].rdev == dev || (by_source && s->it[i].rdev == st.st_rdev)))
 			return (int)i;
 	return -1;
 }
 
-/* Add the device whose sysfs directory is dir (its "dev" file says MAJ:MIN). */
-static void devset_add_dir(struct devset *s, const char *dir)
+/* A mount of anything in s: why, and 1; 0 when none; -1 when unreadable. */
+static int mounted(const struct storage *s, char *why, size_t len)
 {
-	char path[PATH_MAX + 8], buf[32];
-	unsigned ma, mi;
-	const char *name = strrchr(dir, '/');
-
-	if (join(path, sizeof(path), dir, "dev") == 0 && read_line(path, buf, sizeof(buf)) == 0 && sscanf(buf, "%u:%u", &ma, &mi) == 2)
-		devset_add(s, makedev(ma, mi), name ? name + 1 : dir);
-}
-
-static bool is_partition_dir(const char *dir)
-{
-	char path[PATH_MAX + 16];
-
-	return join(path, sizeof(path), dir, "partition") == 0 && access(path, F_OK) == 0;
-}
-
-/* The sysfs directory of the whole disk that rdev is or belongs to. */
-static int whole_disk_dir(dev_t rdev, char *whole)
-{
-	char link[64];
-
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
-	if (!realpath(link, whole))
-		return -1;
-	if (is_partition_dir(whole))
-		*strrchr(whole, '/') = '\0';
-	return 0;
-}
-
-/* rdev's disk and all its partitions; just rdev when sysfs does not know it. */
-static void devset_of(dev_t rdev, const char *path, struct devset *s)
-{
-	char whole[PATH_MAX], sub[PATH_MAX + NAME_MAX + 2];
-	struct dirent *e;
-	DIR *d;
-
-	s->n = 0;
-	if (whole_disk_dir(rdev, whole) < 0 || !(d = opendir(whole))) {
-		const char *base = strrchr(path, '/');
-		devset_add(s, rdev, base ? base + 1 : path);
-		return;
-	}
-	devset_add_dir(s, whole);
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (join(sub, sizeof(sub), whole, e->d_name) == 0 && is_partition_dir(sub))
-			devset_add_dir(s, sub);
-	}
-	closedir(d);
-	if (devset_find(s, rdev) < 0)
-		devset_add(s, rdev, path);
-}
-
-/* Undo the octal escapes (\040 for a space) of /proc/self/mountinfo and /proc/swaps. */
-static void unescape(char *s)
-{
-	char *w = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-		    s[3] >= '0' && s[3] <= '7') {
-			*w++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*w++ = *s;
-		}
-	}
-	*w = '\0';
-}
-
-/* Is the block device that source names (a /dev path) in s? Index or -1. */
-static int source_in(const struct devset *s, const char *source)
-{
-	struct stat st;
-
-	if (strncmp(source, "/dev/", 5) != 0 || stat(source, &st) < 0 || !S_ISBLK(st.st_mode))
-		return -1;
-	return devset_find(s, st.st_rdev);
-}
-
-/*
- * One line of mountinfo: "36 35 98:0 /root /mnt opts [optional...] - fstype source opts".
- * Returns the index in s of the device it mounts, or -1; sets *mp, *fstype.
- */
-static int mount_line(const struct devset *s, char *line, char **mp, char **fstype)
-{
-	char *tok[64], *save = NULL, *p;
-	unsigned ma, mi, n = 0, dash = 0;
-	int i;
-
-	for (p = strtok_r(line, " \n", &save); p && n < 64; p = strtok_r(NULL, " \n", &save)) {
-		if (!dash && n > 5 && strcmp(p, "-") == 0)
-			dash = n;
-		tok[n++] = p;
-	}
-	if (n < 5 || !dash || dash + 2 >= n || sscanf(tok[2], "%u:%u", &ma, &mi) != 2)
-		return -1;
-	unescape(tok[4]);
-	unescape(tok[dash + 2]);
-	*mp = tok[4];
-	*fstype = tok[dash + 1];
-	i = devset_find(s, makedev(ma, mi));
-	/* btrfs and others report an anonymous device number: match the source too. */
-	return i >= 0 ? i : source_in(s, tok[dash + 2]);
-}
-
-static int check_mounts(const struct devset *s, const char *path)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char *line = NULL, *mp, *fstype;
-	size_t cap = 0;
-	int i, r = FB_OK;
+	struct mount_entry m;
+	char how[PATH_MAX * 2];
+	FILE *f = mountinfo_open();
+	int i = -1;
 
 	if (!f) {
-		fprintf(stderr, "flashbench: refusing to write to %s: cannot read "
-			"/proc/self/mountinfo to see whether it is mounted: %s\n", path, strerror(errno));
-		return FB_ESAFETY;
+		snprintf(why, len, "cannot read /proc/self/mountinfo to see whether it is "
+			 "mounted: %s", strerror(errno));
+		return -1;
 	}
-	while (r == FB_OK && getline(&line, &cap, f) > 0) {
-		if ((i = mount_line(s, line, &mp, &fstype)) >= 0) {
-			fprintf(stderr, "flashbench: refusing to write to %s: /dev/%s is mounted on %s (%s)\n",
-				path, s->d[i].name, mp, fstype);
-			r = FB_ESAFETY;
+	/* btrfs and others report an anonymous device number: the source counts too. */
+	while (i < 0 && mountinfo_next(f, &m))
+		if ((i = block_in(s, m.dev, m.source)) >= 0) {
+			storage_how(s, (size_t)i, how, sizeof(how));
+			snprintf(why, len, "%s is mounted on %s (%s)%s", s->it[i].name, m.mp,
+				 m.fstype, how);
 		}
-	}
-	free(line);
-	fclose(f);
-	return r;
+	mountinfo_close(f);
+	return i >= 0;
 }
 
-/* /proc/swaps: swap partitions of s, or the regular file st itself. */
-static int check_swaps(const struct devset *s, const struct stat *file, const char *path)
+/* /proc/swaps: a swap partition or swap file in s. */
+static int swapped(const struct storage *s, char *why, size_t len)
 {
 	FILE *f = fopen("/proc/swaps", "r");
-	char *line = NULL, *save;
+	char *line = NULL, *save, how[PATH_MAX * 2];
 	size_t cap = 0;
-	int r = FB_OK;
+	int hit = 0;
 
 	if (!f)
-		return FB_OK;	/* no swap support: nothing can be swap */
-	while (r == FB_OK && getline(&line, &cap, f) > 0) {
+		return 0;	/* no swap support: nothing can be swap */
+	while (!hit && getline(&line, &cap, f) > 0) {
 		char *name = strtok_r(line, " \t\n", &save);
 		struct stat st;
 
 		if (!name || name[0] != '/')
 			continue;	/* the header line */
-		unescape(name);
+		unescape_octal(name);
 		if (stat(name, &st) < 0)
 			continue;
-		if ((s && S_ISBLK(st.st_mode) && devset_find(s, st.st_rdev) >= 0) ||
-		    (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)) {
-			fprintf(stderr, "flashbench: refusing to write to %s: %s is in use as swap\n",
-				path, name);
-			r = FB_ESAFETY;
+		for (size_t i = 0; !hit && i < s->n; i++) {
+			const struct stor_item *x = &s->it[i];
+
+			if ((S_ISBLK(st.st_mode) && x->kind == STOR_BLOCK && x->rdev == st.st_rdev) ||
+			    (!S_ISBLK(st.st_mode) && x->kind == STOR_FILE && x->dev == st.st_dev &&
+			     x->ino == st.st_ino)) {
+				storage_how(s, i, how, sizeof(how));
+				snprintf(why, len, "%s is in use as swap%s", name, how);
+				hit = 1;
+			}
 		}
 	}
 	free(line);
 	fclose(f);
-	return r;
+	return hit;
 }
 
-/* /sys/dev/block/M:m/holders: device mapper, MD RAID, bcache on top of it. */
-static int check_holders(const struct devset *s, const char *path)
+/* /sys/dev/block/M:m/holders: device mapper, MD RAID, bcache on top of an item. */
+static int held(const struct storage *s, char *why, size_t len)
 {
-	char dir[96];
+	char dir[96], how[PATH_MAX * 2];
 	struct dirent *e;
 	DIR *d;
 
 	for (size_t i = 0; i < s->n; i++) {
+		if (s->it[i].kind != STOR_BLOCK)
+			continue;
 		snprintf(dir, sizeof(dir), "/sys/dev/block/%u:%u/holders",
-			 major(s->d[i].dev), minor(s->d[i].dev));
+			 major(s->it[i].rdev), minor(s->it[i].rdev));
 		if (!(d = opendir(dir)))
 			continue;
 		while ((e = readdir(d)) && e->d_name[0] == '.')
 			;
 		if (e) {
-			fprintf(stderr, "flashbench: refusing to write to %s: /dev/%s is held by %s "
-				"(device mapper, RAID or similar)\n", path, s->d[i].name, e->d_name);
-			closedir(d);
-			return FB_ESAFETY;
+			storage_how(s, i, how, sizeof(how));
+			snprintf(why, len, "%s is held by %s (device mapper, RAID or similar)%s",
+				 s->it[i].name, e->d_name, how);
 		}
 		closedir(d);
+		if (e)
+			return 1;
 	}
-	return FB_OK;
-}
-
-/* A loop device's backing file, without the " (deleted)" mark. */
-static int loop_backing(const char *loop, char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	size_t n;
-
-	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", loop);
-	if (read_line(path, buf, len) < 0)
-		return -1;
-	n = strlen(buf);
-	if (n > 10 && strcmp(buf + n - 10, " (deleted)") == 0)
-		buf[n - 10] = '\0';
 	return 0;
 }
 
 /*
- * Is the regular file (or, for a block device, any device of s) the
- * backing of a loop device? Loop does not claim its backing device, so
- * neither O_EXCL nor holders/ show it: a file system mounted through the
- * loop device would be written under its feet.
+ * A loop device on what the path writes: loop claims nothing, so neither
+ * O_EXCL nor holders/ show it, and a file system mounted through it (or
+ * through a second loop device on the same file) would change under it.
  */
-static int check_loop_backing(const struct stat *file, const struct devset *s, const char *path)
+static int aliased(const struct storage *s, char *why, size_t len)
 {
-	char back[PATH_MAX];
-	struct dirent *e;
-	struct stat st;
-	DIR *d = opendir("/sys/block");
-	int r = FB_OK;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct stor_item *x = &s->it[i], *on;
 
-	if (!d)
-		return FB_OK;
-	while (r == FB_OK && (e = readdir(d))) {
-		if (strncmp(e->d_name, "loop", 4) != 0 || loop_backing(e->d_name, back, sizeof(back)) < 0 ||
-		    stat(back, &st) < 0)
+		if (x->role != STOR_USER || x->via < 0 || s->it[x->via].role == STOR_USER)
 			continue;
-		if (file && S_ISREG(st.st_mode) && st.st_dev == file->st_dev && st.st_ino == file->st_ino)
-			r = FB_ESAFETY;
-		else if (s && S_ISBLK(st.st_mode) && devset_find(s, st.st_rdev) >= 0)
-			r = FB_ESAFETY;
-		if (r != FB_OK)
-			fprintf(stderr, "flashbench: refusing to write to %s: %s is the backing %s "
-				"of /dev/%s\n", path, back, file ? "file" : "device", e->d_name);
+		on = &s->it[x->via];
+		snprintf(why, len, "%s is %sthe backing %s of %s", on->name,
+			 on->role == STOR_BACKING ? "also " : "",
+			 on->kind == STOR_BLOCK ? "device" : "file", x->name);
+		return 1;
 	}
-	closedir(d);
+	return 0;
+}
+
+/* Is anything s lands on in use? 1 with the reason, 0, or -1 (cannot tell). */
+static int in_use(const struct storage *s, char *why, size_t len)
+{
+	int r = mounted(s, why, len);
+
+	if (r == 0)
+		r = swapped(s, why, len);
+	if (r == 0)
+		r = held(s, why, len);
+	if (r == 0)
+		r = aliased(s, why, len);
 	return r;
 }
 
-/* A simulated card writes only to its image= file, if it has one. */
-static int check_sim_image(const char *path)
+static int check_device(const struct storage *s, const char *path)
 {
-	char image[PATH_MAX];
+	static char why[WHY_LEN];
 
-	return sim_device_image(path, image, sizeof(image)) ? safety_check_writable(image) : FB_OK;
+	if (in_use(s, why, sizeof(why)) == 0)
+		return FB_OK;
+	fprintf(stderr, "flashbench: refusing to write to %s: %s\n", path, why);
+	return FB_ESAFETY;
 }
 
 int safety_check_writable(const char *path)
 {
-	static struct devset s;	/* large: not on the stack */
-	struct stat st;
-	int r;
+	struct storage s = { 0 };
+	int r = resolve_device(path, &s) < 0 ? FB_EDEV : check_device(&s, path);
 
-	if (strncmp(path, "sim:", 4) == 0)
-		return check_sim_image(path);
-	if (stat(path, &st) < 0)
-		return FB_OK;	/* the open that follows names a missing path */
-	if (S_ISREG(st.st_mode)) {
-		r = check_swaps(NULL, &st, path);
-		return r != FB_OK ? r : check_loop_backing(&st, NULL, path);
-	}
-	if (!S_ISBLK(st.st_mode))
+	storage_free(&s);
+	return r;
+}
+
+/* "--out=X: is Y itself (how Y is reached); results go to another file" */
+static int out_overlaps(const char *label, const struct storage *o, const struct storage *other,
+			const char *what)
+{
+	char how[PATH_MAX * 2];
+	size_t j;
+	int i = storage_overlap(o, other, &j);
+
+	if (i < 0)
 		return FB_OK;
-	devset_of(st.st_rdev, path, &s);
-	if ((r = check_mounts(&s, path)) != FB_OK || (r = check_swaps(&s, NULL, path)) != FB_OK ||
-	    (r = check_loop_backing(NULL, &s, path)) != FB_OK)
-		return r;
-	return check_holders(&s, path);
+	storage_how(other, j, how, sizeof(how));
+	fprintf(stderr, "flashbench: %s: is %s%s%s; results go to another file\n", label,
+		what ? what : other->it[j].name, what || j ? "" : " itself", how);
+	return FB_EUSAGE;
+}
+
+/*
+ * Where results go (--out, or a standard output redirected to a file):
+ * a file of its own, not in use, apart from all the run touches.
+ */
+static int check_out(const char *label, const char *out, const struct run_paths *p,
+		     const struct storage *dev)
+{
+	static char why[WHY_LEN];
+	struct storage o = { 0 }, b = { 0 };
+	int r = FB_OK;
+
+	if (storage_resolve(out, &o) < 0)
+		return FB_EDEV;
+	if (o.n && o.it[0].kind == STOR_BLOCK) {
+		fprintf(stderr, "flashbench: %s: is a block device; results go to a file\n", label);
+		r = FB_EUSAGE;
+	}
+	if (r == FB_OK)
+		r = out_overlaps(label, &o, dev, NULL);
+	if (r == FB_OK && p->backup && storage_resolve(p->backup, &b) == 0)
+		r = out_overlaps(label, &o, &b, "the --backup file");
+	if (r == FB_OK && p->restore && storage_resolve(p->restore, &b) == 0)
+		r = out_overlaps(label, &o, &b, "the --restore file");
+	if (r == FB_OK && in_use(&o, why, sizeof(why)) != 0) {
+		fprintf(stderr, "flashbench: %s: %s; results go to another file\n", label, why);
+		r = FB_EUSAGE;
+	}
+	if (r == FB_OK && o.n && o.it[0].kind == STOR_FILE)
+		r = runlock_storage(&o, label);
+	storage_free(&o);
+	storage_free(&b);
+	return r;
+}
+
+/* Results on standard output, when the shell sent it to a file (>> card.img). */
+static int check_stdout(const struct run_paths *p, const struct storage *dev)
+{
+	struct stat st;
+
+	if (fstat(STDOUT_FILENO, &st) < 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
+		return FB_OK;
+	return check_out("standard output", "/proc/self/fd/1", p, dev);
+}
+
+/* --restore=FILE: not on the storage it is about to overwrite. */
+static int check_restore_input(const char *file, const char *device, const struct storage *dev)
+{
+	struct storage in = { 0 }, fs = { 0 };
+	char dir[PATH_MAX], how[PATH_MAX * 2];
+	size_t j;
+	int i = -1;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if (storage_resolve(file, &in) == 0 && (i = storage_overlap(&in, dev, &j)) < 0 &&
+	    storage_resolve_fs(dir, &fs) == 0)
+		i = storage_overlap(&fs, dev, &j);
+	if (i >= 0) {
+		storage_how(dev, j, how, sizeof(how));
+		fprintf(stderr, "flashbench: --restore=%s: lies on %s%s, which it would overwrite "
+			"on %s; copy it elsewhere first\n", file, dev->it[j].name, how, device);
+	}
+	storage_free(&in);
+	storage_free(&fs);
+	return i >= 0 ? FB_ESAFETY : FB_OK;
+}
+
+int safety_check_run(const struct run_paths *p)
+{
+	static char label[PATH_MAX + 8];
+	struct storage dev = { 0 };
+	int r = resolve_device(p->device, &dev) < 0 ? FB_EDEV : FB_OK;
+
+	if (r == FB_OK && p->writes)
+		r = check_device(&dev, p->device);
+	if (r == FB_OK && p->backup)
+		r = safety_check_backup(p->backup, p->device, 0);
+	if (r == FB_OK && p->restore)
+		r = check_restore_input(p->restore, p->device, &dev);
+	if (r == FB_OK && p->out) {
+		snprintf(label, sizeof(label), "--out=%s", p->out);
+		r = check_out(label, p->out, p, &dev);
+	} else if (r == FB_OK && !p->restore) {
+		r = check_stdout(p, &dev);
+	}
+	if (r == FB_OK && p->writes)
+		r = runlock_storage(&dev, p->device);
+	storage_free(&dev);
+	return r;
 }
 
 /* The directory a file would be created in. */
@@ -354,7 +317,7 @@ static int check_backup_space(const char *backup, const char *dir, uint64_t need
 	struct statvfs vfs;
 	uint64_t avail;
 
-	if (statvfs(dir, &vfs) < 0)
+	if (!need || statvfs(dir, &vfs) < 0)
 		return FB_OK;	/* cannot tell: the writes will say so */
 	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (avail >= need)
@@ -365,11 +328,32 @@ static int check_backup_space(const char *backup, const char *dir, uint64_t need
 	return FB_ESAFETY;
 }
 
+/* Would the backup land on what the device under test writes? */
+static int backup_on_device(const char *backup, const char *dir, const char *device)
+{
+	struct storage dev = { 0 }, b = { 0 }, fs = { 0 };
+	char how[PATH_MAX * 2];
+	size_t j;
+	int i = -1;
+
+	if (resolve_device(device, &dev) == 0 && storage_resolve(backup, &b) == 0 &&
+	    (i = storage_overlap(&b, &dev, &j)) < 0 && storage_resolve_fs(dir, &fs) == 0)
+		i = storage_overlap(&fs, &dev, &j);
+	if (i >= 0) {
+		storage_how(&dev, j, how, sizeof(how));
+		fprintf(stderr, "flashbench: --backup: '%s' would lie on %s%s, the device under "
+			"test\n", backup, j == 0 ? device : dev.it[j].name, how);
+	}
+	storage_free(&dev);
+	storage_free(&b);
+	storage_free(&fs);
+	return i >= 0 ? FB_ESAFETY : FB_OK;
+}
+
 int safety_check_backup(const char *backup, const char *device, uint64_t need)
 {
-	static struct devset s;
 	char dir[PATH_MAX];
-	struct stat st, dst;
+	struct stat st;
 
 	if (lstat(backup, &st) == 0) {
 		fprintf(stderr, "flashbench: --backup: '%s' already exists; "
@@ -377,66 +361,69 @@ int safety_check_backup(const char *backup, const char *device, uint64_t need)
 		return FB_ESAFETY;
 	}
 	dir_of(backup, dir, sizeof(dir));
-	if (stat(dir, &dst) < 0 || !S_ISDIR(dst.st_mode)) {
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "flashbench: --backup: no directory '%s' for '%s'\n", dir, backup);
-		return FB_EUSAGE;
+		return FB_ESAFETY;
 	}
-	if (strncmp(device, "sim:", 4) != 0 && stat(device, &st) == 0 && S_ISBLK(st.st_mode)) {
-		devset_of(st.st_rdev, device, &s);
-		if (devset_find(&s, dst.st_dev) >= 0) {
-			fprintf(stderr, "flashbench: --backup: '%s' would lie on %s, the device "
-				"under test\n", backup, device);
-			return FB_ESAFETY;
-		}
+	if (access(dir, W_OK | X_OK) < 0) {
+		fprintf(stderr, "flashbench: --backup: cannot create '%s' in '%s': %s\n", backup,
+			dir, strerror(errno));
+		return FB_ESAFETY;
 	}
+	if (backup_on_device(backup, dir, device) != FB_OK)
+		return FB_ESAFETY;
 	return check_backup_space(backup, dir, need);
 }
 
 /* The first of the identity files of a disk that the kernel offers. */
-static int disk_identity(const char *whole, char *buf, size_t len)
+static void disk_identity(const char *disk, char *buf, size_t len)
 {
 	static const char *const files[][2] = {
 		{ "device/cid", "mmc cid" }, { "wwid", "wwid" }, { "device/wwid", "wwid" },
 		{ "device/serial", "serial" }, { "serial", "serial" },
 	};
 	char path[PATH_MAX + 32], v[512];
+	size_t n;
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		if (join(path, sizeof(path), whole, files[i][0]) == 0 && read_line(path, v, sizeof(v)) == 0 && v[0]) {
+		snprintf(path, sizeof(path), "/sys/block/%s/%s", disk, files[i][0]);
+		if (read_line(path, v, sizeof(v)) == 0 && v[0]) {
 			snprintf(buf, len, "%s %s", files[i][1], v);
-			return 0;
+			return;
 		}
 	}
-	if (loop_backing(strrchr(whole, '/') + 1, v, sizeof(v)) == 0) {
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", disk);
+	if (read_line(path, v, sizeof(v)) == 0) {
+		n = strlen(v);
+		if (n > 10 && strcmp(v + n - 10, " (deleted)") == 0)
+			v[n - 10] = '\0';
 		snprintf(buf, len, "loop backing file %s", v);
-		return 0;
+		return;
 	}
 	snprintf(buf, len, "block device");
-	return 0;
 }
 
 void safety_identity(const char *path, char *buf, size_t len)
 {
-	char whole[PATH_MAX], self[PATH_MAX], link[64], start[32];
-	struct stat st;
+	struct storage s = { 0 };
+	const struct stor_item *x;
 	size_t n;
 
 	snprintf(buf, len, "%s", strncmp(path, "sim:", 4) == 0 ? "simulated card" : "");
-	if (buf[0] || stat(path, &st) < 0)
+	if (buf[0] || storage_resolve(path, &s) < 0 || s.n == 0 || s.it[0].kind == STOR_NEW) {
+		storage_free(&s);
 		return;
-	if (!S_ISBLK(st.st_mode)) {
+	}
+	x = &s.it[0];
+	if (x->kind != STOR_BLOCK)
 		snprintf(buf, len, "file");
-		return;
-	}
-	if (whole_disk_dir(st.st_rdev, whole) < 0) {
+	else if (!x->disk_kname[0])
 		snprintf(buf, len, "block device");
-		return;
-	}
-	disk_identity(whole, buf, len);
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	else
+		disk_identity(x->disk_kname, buf, len);
 	n = strlen(buf);
-	if (realpath(link, self) && is_partition_dir(self)) {
-		if (join(whole, sizeof(whole), self, "start") == 0 && read_line(whole, start, sizeof(start)) == 0 && n < len)
-			snprintf(buf + n, len - n, ", partition at sector %s", start);
-	}
+	if (x->kind == STOR_BLOCK && x->disk != x->rdev && n < len)
+		snprintf(buf + n, len - n, ", partition at sector %llu",
+			 (unsigned long long)(x->part_start / 512));
+	storage_free(&s);
 }

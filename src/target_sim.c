@@ -3,12 +3,17 @@
  * the model in sim_model.c. Times come from the model's virtual clock,
  * never from a real one. Data lives in an optional backing image
  * (image=PATH); without one, reads return a deterministic pattern and
- * writes only change the model's state.
+ * writes only change the model's state. Opening never creates or grows
+ * the image: a write test creates a missing one at its first write, once
+ * every check has passed, and writes extend it as far as they reach
+ * (what lies past its end reads as zeros).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fullio.h"
@@ -21,8 +26,11 @@
 
 struct sim_priv {
 	struct sim_card card;
-	int img;		/* backing image, -1 for none */
+	int img;		/* backing image, -1 for none (or not created yet) */
+	char create[PATH_MAX];	/* the image a write test creates at its first write */
 };
+
+static int create_image(struct sim_priv *sp);
 
 static struct sim_priv *priv(struct target *t)
 {
@@ -78,6 +86,8 @@ static int sim_read_op(struct target *t, void *buf, size_t len, uint64_t off, ui
 		return -EIO;
 	if (sp->img >= 0)
 		r = image_read(sp->img, buf, len, off);
+	else if (sp->create[0])
+		memset(buf, 0, len);	/* an image to be created: all zeros */
 	else
 		fill_pattern(buf, len, off);
 	if (r < 0)
@@ -97,6 +107,8 @@ static int sim_write_op(struct target *t, const void *buf, size_t len, uint64_t 
 		return -EBADF;
 	if (sim_fails(&sp->card, off, len, true))
 		return -EIO;
+	if (sp->img < 0 && sp->create[0] && (r = create_image(sp)) < 0)
+		return r;
 	if (sp->img >= 0 && (r = full_pwrite(sp->img, buf, len, off)) < 0)
 		return r;
 	*ns = sim_write(&sp->card, off, len);
@@ -145,31 +157,54 @@ static const struct target_ops sim_ops = {
 };
 
 /*
- * Open (creating it if need be) the backing image, and make it at least
- * as large as the card, sparse, so that reads anywhere succeed.
+ * The missing image, at the first write: created (never over one that
+ * appeared in the meantime) and locked against other runs at once, as
+ * safety.c locks an image that exists (see runlock.h).
  */
-static int open_image(const char *path, int flags, uint64_t size, char *err, size_t errlen)
+static int create_image(struct sim_priv *sp)
 {
-	/* Created only for writing: a read test of a missing image is a typo. */
-	int fd = open(path, (flags & TGT_WRITE ? O_RDWR | O_CREAT : O_RDONLY) | O_CLOEXEC, 0644);
-	off_t end;
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = open(sp->create, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 
-	if (fd < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
-		return -e;
-	}
-	end = lseek(fd, 0, SEEK_END);
-	if ((flags & TGT_WRITE) && end >= 0 && (uint64_t)end < size &&
-	    ftruncate(fd, (off_t)size) < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_OFD_SETLK, &l) < 0 && (errno == EAGAIN || errno == EACCES)) {
 		close(fd);
-		return -e;
+		return -EBUSY;
 	}
-	return fd;
+	sp->img = fd;
+	sp->create[0] = '\0';
+	return 0;
+}
+
+/*
+ * Open the backing image as it is. A missing one is created by the first
+ * write of a write test (*fd stays -1), never by a read test, for which it
+ * is a typo. Anything but a regular file or block device is refused:
+ * a FIFO would hang the run.
+ */
+static int open_image(const char *path, int flags, int *fd, char *err, size_t errlen)
+{
+	struct stat st;
+	int e;
+
+	*fd = open(path, (flags & TGT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0 && errno == ENOENT && (flags & TGT_WRITE))
+		return 0;
+	if (*fd >= 0 && fstat(*fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "sim: image '%s': not a regular file or block device", path);
+		close(*fd);
+		*fd = -1;
+		return -EINVAL;
+	}
+	if (*fd >= 0 && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) == 0)
+		return 0;
+	e = errno;
+	snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	return -e;
 }
 
 int target_sim_open(const char *spec, int flags, struct target **out, char *err, size_t errlen)
@@ -177,13 +212,13 @@ int target_sim_open(const char *spec, int flags, struct target **out, char *err,
 	struct sim_spec s;
 	struct target *t;
 	struct sim_priv *sp;
-	int fd = -1;
+	int fd = -1, r;
 
 	*out = NULL;
 	if (sim_spec_parse(spec, &s, err, errlen) < 0)
 		return -EINVAL;
-	if (s.image[0] && (fd = open_image(s.image, flags, s.p.size, err, errlen)) < 0)
-		return fd;
+	if (s.image[0] && (r = open_image(s.image, flags, &fd, err, errlen)) < 0)
+		return r;
 	t = calloc(1, sizeof(*t));
 	sp = calloc(1, sizeof(*sp));
 	if (!t || !sp) {
@@ -196,6 +231,8 @@ int target_sim_open(const char *spec, int flags, struct target **out, char *err,
 	}
 	sim_card_init(&sp->card, &s.p);
 	sp->img = fd;
+	if (s.image[0] && fd < 0)
+		snprintf(sp->create, sizeof(sp->create), "%s", s.image);
 	t->ops = &sim_ops;
 	snprintf(t->path, sizeof(t->path), "sim:%s", spec ? spec : "");
 	t->fd = -1;

@@ -10,10 +10,14 @@
  *                          count; the next one fails with ENOSPC (a full disk)
  *   FB_SIGNAL_PWRITE_AT=N  before the Nth call and every later one, raise
  *                          signal FB_SIGNAL (default SIGINT): a Ctrl-C, or a
- *                          SIGKILL, at a known point of a test
+ *                          SIGKILL, at a known point of a test; with
+ *                          FB_SIGNAL_ONCE=1 before the Nth call only (a
+ *                          SIGSTOP that holds a run still until SIGCONT)
+ *   FB_SIGNAL_WRITE_AT=N   the same for write(), which the --preserve backup
+ *                          is written with (stdio does not come through here)
  *
  * The backup file of --preserve is written with write(), not pwrite(),
- * so it is never hit. Built by the Makefile as tests/faultshim.so.
+ * so the pwrite faults never hit it. Built by the Makefile as tests/faultshim.so.
  */
 #include <errno.h>
 #include <signal.h>
@@ -22,7 +26,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static unsigned long calls;
+static unsigned long calls, write_calls;
 
 static unsigned long env_num(const char *name, unsigned long dflt)
 {
@@ -43,7 +47,7 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 	unsigned long shrt = env_num("FB_SHORT_PWRITE", 0);
 	unsigned long sig = env_num("FB_SIGNAL_PWRITE_AT", 0);
 
-	if (sig && n >= sig)
+	if (sig && (n == sig || (n > sig && !env_num("FB_SIGNAL_ONCE", 0))))
 		raise((int)env_num("FB_SIGNAL", SIGINT));
 	if (n == fail) {
 		errno = (int)env_num("FB_FAIL_ERRNO", EIO);
@@ -65,4 +69,14 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 ssize_t pwrite64(int fd, const void *buf, size_t len, off_t off)
 {
 	return pwrite(fd, buf, len, off);
+}
+
+ssize_t write(int fd, const void *buf, size_t len)
+{
+	unsigned long n = ++write_calls;
+	unsigned long sig = env_num("FB_SIGNAL_WRITE_AT", 0);
+
+	if (sig && (n == sig || (n > sig && !env_num("FB_SIGNAL_ONCE", 0))))
+		raise((int)env_num("FB_SIGNAL", SIGINT));
+	return syscall(SYS_write, fd, buf, len);
 }

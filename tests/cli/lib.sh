@@ -44,10 +44,22 @@ is_root() { [ "$(id -u)" -eq 0 ]; }
 make_image() { head -c $(($2 * 1024 * 1024)) /dev/urandom >"$1"; }
 # make_loop FILE [losetup options]: attach a loop device, set LOOPDEV, detach on exit.
 # Not in $(...): the cleanup must be registered in this shell.
+# Other processes attach loop devices too, and may race for the same free
+# one: the device is only taken (and later detached) once it shows our file.
 make_loop() {
-	local f=$1; shift
-	LOOPDEV=$(losetup --find --show "$@" "$f") || return 1
-	cleanup_add "losetup -d $LOOPDEV"
+	local f=$1 i dev; shift
+	for ((i = 0; i < 5; i++)); do
+		if dev=$(losetup --find --show "$@" "$f") &&
+		   [ "$(stat -Lc %d:%i:%t:%T "$(losetup -nO BACK-FILE "$dev")" 2>/dev/null)" = \
+		     "$(stat -Lc %d:%i:%t:%T "$f")" ] &&
+		   [ "$(blockdev --getsize64 "$dev" 2>/dev/null)" -gt 0 ]; then
+			LOOPDEV=$dev
+			cleanup_add "losetup -d $LOOPDEV"
+			return 0
+		fi
+		sleep 0.2
+	done
+	return 1
 }
 done_testing() {
 	echo "cli: $_passed passed, $_failed failed, $_skipped skipped"

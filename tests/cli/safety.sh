@@ -15,7 +15,7 @@ expect_status 2 "--backup without --preserve" "$FB" -f --backup="$TMP/x" "$TMP/f
 ok "names the option" grep -q -- "--backup=$TMP/x" <<<"$ERR"
 expect_status 2 "--restore with a test" "$FB" -a --restore="$TMP/x" "$TMP/f.img"
 expect_status 2 "--restore with --preserve" "$FB" --preserve --restore="$TMP/x" "$TMP/f.img"
-expect_status 2 "--backup in a missing directory" "$FB" -f --fat-nr=1 --erasesize=1M --preserve \
+expect_status 3 "--backup in a missing directory" "$FB" -f --fat-nr=1 --erasesize=1M --preserve \
 	--backup="$TMP/no/such/dir/b" "$TMP/f.img"
 touch "$TMP/exists"
 f0=$(sum "$TMP/f.img")
@@ -115,7 +115,7 @@ if make_loop "$TMP/lower.img"; then
 		if mount -o ro "$upper" "$TMP/mnt2" 2>/dev/null; then
 			cleanup_add "umount $TMP/mnt2"
 			refused "block device under a mounted loop device" "$lower" "$TMP/lower.img" \
-				"$lower is the backing device of $upper"
+				"$upper is mounted on $TMP/mnt2 (ext4) ($upper is a loop device on $lower)"
 			umount "$TMP/mnt2"
 		else
 			skip "cannot mount $upper"

@@ -66,6 +66,22 @@ static void test_past_end(void)
 	o.open_au = true;
 	o.offset = UINT64_MAX - MiB + 1;
 	CHECK(regions_past_end(&o, 68 * MiB, &end) != NULL && end == UINT64_MAX);
+	/* 4096 erase blocks of 4096 TiB are 2^64 bytes: the length wraps to 0. */
+	o.open_au = false;
+	o.offset_set = false;
+	o.fat_nr = 4096;
+	o.erasesize = 1ull << 52;
+	CHECK_STR(regions_past_end(&o, 4096 * MiB, &end), "find-fat");
+	CHECK(end == UINT64_MAX);
+	/* Spacing 12 x 2^52 wraps at the 342nd erase block, which would land at 0. */
+	o.find_fat = false;
+	o.open_au = true;
+	o.offset = 0;
+	o.open_au_nr = 1024;
+	CHECK_STR(regions_past_end(&o, UINT64_MAX - 1, &end), "open-au");
+	CHECK(end == UINT64_MAX);
+	o.open_au_nr = 1;
+	CHECK(regions_past_end(&o, 1ull << 52, &end) == NULL && end == 1ull << 52);
 }
 
 static void test_merge(void)
@@ -155,7 +171,8 @@ static void test_backup_place(void)
 	CHECK(safety_check_backup("tests/unit/x.backup", "tests/unit/unit.h", 4096) == FB_OK);
 	CHECK(safety_check_backup("tests/unit/x.backup", "tests/unit/unit.h", UINT64_MAX / 2) == FB_ESAFETY);
 	CHECK(safety_check_backup("tests/unit/unit.h", "sim:", 1) == FB_ESAFETY);	/* exists */
-	CHECK(safety_check_backup("tests/no/such/x", "sim:", 1) == FB_EUSAGE);
+	/* A backup that cannot be placed is a refusal, whatever the reason. */
+	CHECK(safety_check_backup("tests/no/such/x", "sim:", 1) == FB_ESAFETY);
 	/* Only looks: the device holding this directory is never opened. */
 	if (stat("tests/unit", &st) == 0 && node_of(st.st_dev, node, sizeof(node)))
 		CHECK(safety_check_backup("tests/unit/x.backup", node, 1) == FB_ESAFETY);

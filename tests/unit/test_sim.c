@@ -556,9 +556,11 @@ static void test_target(void)
 	close(fd);
 	snprintf(spec, sizeof(spec), "usb,image=%s", path);
 	CHECK(target_sim_open(spec, TGT_WRITE, &t, err, sizeof(err)) == 0);
-	CHECK(stat(path, &st) == 0 && (uint64_t)st.st_size == t->size);
+	/* Opening neither creates nor grows the image; writes extend it. */
+	CHECK(stat(path, &st) == 0 && st.st_size == 0);
 	memset(buf, 0x5a, sizeof(buf));
 	CHECK(target_write(t, buf, 4096, 8 * M, &ns) == 0 && ns > 0);
+	CHECK(stat(path, &st) == 0 && (uint64_t)st.st_size == 8 * M + 4096);
 	CHECK(target_read(t, buf2, 4096, 8 * M, &ns) == 0 && memcmp(buf, buf2, 4096) == 0);
 	CHECK(target_read(t, buf2, 512, 0, &ns) == 0 && buf2[0] == 0 && buf2[511] == 0);
 	t->ops->idle(t, 1000);
