@@ -10,6 +10,7 @@
 #include "align.h"
 #include "engine.h"
 #include "report.h"
+#include "tests/test.h"
 #include "verdict_align.h"
 
 /* How many boundaries of each size are measured and averaged. */
@@ -86,7 +87,7 @@ int align_measure(struct target *t, void *buf, uint64_t b, uint64_t bs,
 	return FB_OK;
 }
 
-int test_align(const struct fb_opts *o, struct target *t)
+int align_run(const struct fb_opts *o, struct target *t)
 {
 	uint64_t bs = o->blocksize;
 	struct va_row rows[VA_MAX_ROWS];
@@ -114,3 +115,30 @@ int test_align(const struct fb_opts *o, struct target *t)
 	eng_buffer_free(buf);
 	return r;
 }
+
+/* The read "on" a boundary starts half a block before it. */
+static int align_check_target(const struct fb_opts *o, const struct target *t, char *err,
+			      size_t len)
+{
+	uint64_t s = t->sector;
+
+	if ((o->blocksize / 2) % s == 0)
+		return FB_OK;
+	snprintf(err, len, "--blocksize %llu: --align reads half a block on each side of a "
+		 "boundary, so the block size must be a multiple of twice the %llu-byte sector "
+		 "(%llu)", (unsigned long long)o->blocksize, (unsigned long long)s,
+		 (unsigned long long)(2 * s));
+	return FB_EUSAGE;
+}
+
+static const char *const align_uses[] = { "blocksize", "count", NULL };
+
+const struct fb_test test_align = {
+	.name = "align",
+	.letter = 'a',
+	.help = "read timing around power-of-two (and 3 x 2^n)\n"
+		"boundaries, then a verdict: erase block and page size",
+	.uses = align_uses,
+	.check_target = align_check_target,
+	.run = align_run,
+};

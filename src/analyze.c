@@ -500,8 +500,7 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 			o->analyze, args[0]);
 		return FB_EUSAGE;
 	}
-	if (o->align || o->scatter || o->find_fat || o->open_au || o->interval || o->readahead ||
-	    o->find_open_au || o->restore) {
+	if (o->tests || o->restore) {
 		fprintf(stderr, "flashbench: --analyze=%s: reads saved output and runs no test\n",
 			o->analyze);
 		return FB_EUSAGE;

@@ -41,6 +41,7 @@
 #include "modules.h"
 #include "openau.h"
 #include "report.h"
+#include "tests/test.h"
 #include "units.h"
 #include "verdict_align.h"
 #include "verdict_openau.h"
@@ -311,10 +312,10 @@ unsigned find_open_au_max(const struct fb_opts *o, uint64_t size)
 	return n;
 }
 
-int test_find_open_au(const struct fb_opts *o, struct target *t)
+static int find_open_au_run(const struct fb_opts *o, struct target *t)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
-	unsigned max = o->find_au_max ? o->find_au_max : find_open_au_max(o, t->size);
+	unsigned max = find_open_au_max(o, t->size);
 	struct fau *f;
 	int r;
 
@@ -342,35 +343,73 @@ int test_find_open_au(const struct fb_opts *o, struct target *t)
 	return r;
 }
 
-int find_open_au_prepare(struct fb_opts *o, struct target *t)
+extern const struct fb_test test_align;
+
+/* Without --erasesize: run -a now (it only reads) and take its verdict's erase size. */
+static int find_open_au_prepare(struct fb_opts *o, struct target *t)
 {
 	const struct va_verdict *v;
 	int r;
 
-	if (!o->find_open_au)
+	if (o->erasesize_set)
 		return FB_OK;
-	if (!o->erasesize_set) {
-		/* Run -a now (it only reads) and take the erase size from its verdict. */
-		o->align = false;
-		r = test_align(o, t);
-		v = va_last();
-		if (r == FB_EINTR || fb_stop) {
-			o->find_open_au = false;	/* run_tests reports the interruption */
-			return FB_OK;
-		}
-		if (r != FB_OK)
-			return r;
-		if (!v || v->erase_state != VA_FOUND) {
-			fprintf(stderr, "flashbench: --find-open-au: the align verdict found no erase "
-				"block size; give --erasesize\n");
-			return FB_EDEV;
-		}
-		o->erasesize = v->erase;
-		if (!o->offset_set)
-			o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
+	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
+	r = align_run(o, t);
+	v = va_last();
+	if (r == FB_EINTR || fb_stop)
+		return FB_EINTR;
+	if (r != FB_OK)
+		return r;
+	if (!v || v->erase_state != VA_FOUND) {
+		fprintf(stderr, "flashbench: --find-open-au: the align verdict found no erase "
+			"block size; give --erasesize\n");
+		return FB_EDEV;
 	}
-	o->find_au_max = find_open_au_max(o, t->size);
-	if (o->find_au_max == 0)
-		return eng_check_end(t, "find-open-au", openau_end(o, 1));
+	o->erasesize = v->erase;
+	if (!o->offset_set)
+		o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
 	return FB_OK;
 }
+
+static bool find_open_au_measures_first(const struct fb_opts *o)
+{
+	return !o->erasesize_set;
+}
+
+static int find_open_au_check(struct fb_opts *o, char *err, size_t len)
+{
+	if (o->erasesize_set || fb_test_selected(o, &test_align))
+		return FB_OK;
+	snprintf(err, len, "--find-open-au: needs --erasesize (or --align, to use its verdict)");
+	return FB_EUSAGE;
+}
+
+/* The erase blocks --open-au would write with the largest N the search may try. */
+static size_t find_open_au_regions(const struct fb_opts *o, uint64_t size, struct region *r,
+				   size_t max, uint64_t *end)
+{
+	unsigned nr = find_open_au_max(o, size);
+
+	if (nr == 0) {
+		au_openau_regions(o, 1, r, 0, end);	/* past the end: refused */
+		return 0;
+	}
+	return au_openau_regions(o, nr, r, max, end);
+}
+
+static const char *const find_open_au_uses[] = {
+	"blocksize", "erasesize", "offset", "random", "max-write", "max-time", NULL,
+};
+
+const struct fb_test test_find_open_au = {
+	.name = "find-open-au",
+	.help = "how many erase blocks stay fast written at once: tries\n"
+		"N = 1, 2, 4, ... until slow, then bisects (writes)",
+	.writes = true,
+	.uses = find_open_au_uses,
+	.check = find_open_au_check,
+	.prepare = find_open_au_prepare,
+	.measures_first = find_open_au_measures_first,
+	.regions = find_open_au_regions,
+	.run = find_open_au_run,
+};

@@ -9,7 +9,16 @@
 #include "modules.h"
 #include "report.h"
 #include "stats.h"
+#include "tests/test.h"
 #include "units.h"
+
+/* Its own option: sizes 512 B << 0..order. */
+static unsigned interval_order;
+
+static void interval_defaults(void)
+{
+	interval_order = 10;
+}
 
 /* Distinct positions per size, so that no cache answers. */
 #define INTERVAL_POSITIONS 8
@@ -36,10 +45,10 @@ static int interval_size(const struct fb_opts *o, struct target *t, void *buf,
 	return FB_OK;
 }
 
-int test_interval(const struct fb_opts *o, struct target *t)
+static int interval_run(const struct fb_opts *o, struct target *t)
 {
 	uint64_t first = t->sector > 512 ? t->sector : 512;
-	uint64_t last = (uint64_t)512 << o->interval_order;
+	uint64_t last = (uint64_t)512 << interval_order;
 	double x[64], y[64], a, b;
 	char s[FB_FMT_LEN], tm[FB_FMT_LEN];
 	size_t n = 0;
@@ -68,3 +77,41 @@ int test_interval(const struct fb_opts *o, struct target *t)
 	eng_buffer_free(buf);
 	return r;
 }
+
+/* It reads its largest size at --offset, which is 16 MiB unless given: a
+ * 16 MiB file is too small, and the message says why. */
+static int interval_check_target(const struct fb_opts *o, const struct target *t, char *err,
+				 size_t len)
+{
+	uint64_t last = 512ull << interval_order;
+
+	if (o->offset <= t->size && last <= t->size - o->offset)
+		return FB_OK;
+	snprintf(err, len, "--interval reads up to %llu bytes (--interval-order %u) at --offset "
+		 "%llu%s, but %s has only %llu bytes: give a smaller --offset or --interval-order",
+		 (unsigned long long)last, interval_order, (unsigned long long)o->offset,
+		 o->offset_set ? "" : " (the default: 16MiB, rounded up to the erase size)",
+		 t->path, (unsigned long long)t->size);
+	return FB_EUSAGE;
+}
+
+static const struct fb_option interval_options[] = {
+	{ .name = "interval-order", .kind = FO_UINT, .var = &interval_order, .min = 0, .max = 20,
+	  .arg = "N", .help = "interval sizes 512B << 0..N (default 10, at most 20)" },
+	{ .name = NULL },
+};
+
+/* --erasesize moves the default --offset, so it changes this test too. */
+static const char *const interval_uses[] = { "count", "offset", "erasesize", NULL };
+
+const struct fb_test test_interval = {
+	.name = "interval",
+	.letter = 'i',
+	.help = "read time by request size, with a linear fit; reads\n"
+		"at --offset (16MiB: a 16MiB file needs --offset=0)",
+	.uses = interval_uses,
+	.options = interval_options,
+	.defaults = interval_defaults,
+	.check_target = interval_check_target,
+	.run = interval_run,
+};

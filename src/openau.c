@@ -1,63 +1,30 @@
 /*
- * -O/--open-au and -f/--find-fat: write rates for block sizes from the
- * erase size down to the block size. A card with K open-AU slots writes
- * N <= K interleaved erase blocks at full speed; with N > K every write
- * forces a garbage collection, whose cost does not depend on the block
- * size, so the rate halves with each halving of the block size.
+ * -O/--open-au: write rates for block sizes from the erase size down to
+ * the block size, --open-au-nr erase blocks at once. A card with K
+ * open-AU slots writes N <= K interleaved erase blocks at full speed;
+ * with N > K every write forces a garbage collection, whose cost does
+ * not depend on the block size, so the rate halves with each halving of
+ * the block size.
  *
- * Both end with a verdict (verdict_sweep.h, verdict_findfat.h) on the
- * rates as printed, also when stopped early or interrupted, so that
- * --analyze of the saved output prints the same lines.
+ * It ends with a verdict (verdict_sweep.h) on the rates as printed, also
+ * when stopped early or interrupted, so that --analyze of the saved
+ * output prints the same lines.
  */
 #include <stdlib.h>
 
 #include "engine.h"
 #include "openau.h"
 #include "report.h"
-#include "verdict_findfat.h"
+#include "tests/test.h"
 #include "verdict_openau.h"
 #include "verdict_sweep.h"
 
-uint64_t openau_start(const struct fb_opts *o, unsigned i)
+/* Its own option: the erase blocks written at once. */
+static unsigned open_au_nr;
+
+static void open_au_defaults(void)
 {
-	return o->offset + (uint64_t)i * OPENAU_SPACING * o->erasesize;
-}
-
-uint64_t openau_end(const struct fb_opts *o, unsigned nr)
-{
-	return openau_start(o, nr - 1) + o->erasesize;
-}
-
-uint64_t findfat_start(const struct fb_opts *o)
-{
-	return o->offset_set ? o->offset : 0;
-}
-
-int openau_write_round(struct target *t, const void *buf, const uint64_t *starts,
-		       unsigned nr, uint64_t erase, uint64_t size, bool random, uint64_t *ns)
-{
-	uint64_t chunks = erase / size, ts;
-	struct lfsr l;
-	int r;
-
-	lfsr_init(&l, chunks);
-	for (uint64_t c = 0; c < chunks; c++) {
-		uint64_t pos = random ? lfsr_next(&l) : c;
-
-		for (unsigned i = 0; i < nr; i++) {
-			r = eng_write_long(t, buf, size, starts[i] + pos * size, &ts);
-			if (r != FB_OK)
-				return r;
-			ns[i] += ts;
-		}
-	}
-	return FB_OK;
-}
-
-/* Is size one of the block sizes the sweep visits? (sector-aligned) */
-static bool sweep_size_ok(struct target *t, uint64_t size, uint64_t bs)
-{
-	return size >= bs && size % t->sector == 0;
+	open_au_nr = 2;
 }
 
 /* The verdict of a run that measured or was interrupted (none after a device error). */
@@ -68,12 +35,12 @@ static void open_au_verdict(const struct fb_opts *o, const struct oa_run *run, i
 	if ((r != FB_OK && r != FB_EINTR) || run->n == 0)
 		return;
 	vs_open_au(run, &res);
-	oa_result_print(o->open_au_nr, o->random, &res);
+	oa_result_print(open_au_nr, o->random, &res);
 }
 
-int test_open_au(const struct fb_opts *o, struct target *t)
+static int open_au_run(const struct fb_opts *o, struct target *t)
 {
-	unsigned nr = o->open_au_nr;
+	unsigned nr = open_au_nr;
 	uint64_t *starts, *ns;
 	void *buf;
 	struct oa_stop *stop = NULL;
@@ -95,7 +62,7 @@ int test_open_au(const struct fb_opts *o, struct target *t)
 		starts[i] = openau_start(o, i);
 	oa_init(&run, o->erasesize);
 	run.complete = true;
-	for (uint64_t size = o->erasesize; sweep_size_ok(t, size, o->blocksize); size /= 2) {
+	for (uint64_t size = o->erasesize; au_sweep_size_ok(t, size, o->blocksize); size /= 2) {
 		uint64_t total = 0;
 		double rate;
 
@@ -128,76 +95,30 @@ out:
 	return r;
 }
 
-/* Each erase block's column as printed; complete: every size measured. */
-static void find_fat_verdict(const struct fb_opts *o, struct oa_run *cols, bool complete, int r)
-{
-	struct ff_result res;
 
-	if ((r != FB_OK && r != FB_EINTR) || cols[0].n == 0)
-		return;
-	for (unsigned i = 0; i < o->fat_nr; i++)
-		cols[i].complete = complete;
-	ff_judge(cols, o->fat_nr, o->random, &res);
-	ff_print(&res);
+static size_t open_au_regions(const struct fb_opts *o, uint64_t size, struct region *r,
+			      size_t max, uint64_t *end)
+{
+	(void)size;
+	return au_openau_regions(o, open_au_nr, r, max, end);
 }
 
-int test_find_fat(const struct fb_opts *o, struct target *t)
-{
-	unsigned nr = o->fat_nr;
-	uint64_t *starts, *ns;
-	double *rates;
-	void *buf;
-	struct oa_stop *stop = NULL;
-	struct oa_run *cols;
-	bool complete = true;
-	uint64_t base = findfat_start(o);
-	int r = eng_check_end(t, "find-fat", base + (uint64_t)nr * o->erasesize);
+static const struct fb_option open_au_options[] = {
+	{ .name = "open-au-nr", .kind = FO_UINT, .var = &open_au_nr, .min = 1, .max = 4096,
+	  .arg = "N", .help = "erase blocks written at once by --open-au (default 2,\nat most 4096)" },
+	{ .name = NULL },
+};
 
-	if (r != FB_OK)
-		return r;
-	starts = calloc(nr, sizeof(*starts));
-	ns = calloc(nr, sizeof(*ns));
-	rates = calloc(nr, sizeof(*rates));
-	cols = calloc(nr, sizeof(*cols));
-	buf = eng_buffer(t, eng_write_buffer_len(o->erasesize));
-	if (!o->no_early_stop)
-		stop = oa_stop_new(nr, o->erasesize);
-	if (!starts || !ns || !rates || !cols || !buf) {
-		r = FB_EDEV;
-		goto out;
-	}
-	for (unsigned i = 0; i < nr; i++) {
-		starts[i] = base + (uint64_t)i * o->erasesize;
-		oa_init(&cols[i], o->erasesize);
-	}
-	for (uint64_t size = o->erasesize; sweep_size_ok(t, size, o->blocksize); size /= 2) {
-		/* One erase block at a time: each column is that block's own rate. */
-		for (unsigned i = 0; i < nr && r == FB_OK; i++) {
-			ns[i] = 0;
-			r = openau_write_round(t, buf, &starts[i], 1, o->erasesize, size, o->random, &ns[i]);
-			rates[i] = (double)o->erasesize * 1e9 / (double)(ns[i] ? ns[i] : 1);
-		}
-		if (r != FB_OK) {
-			complete = false;
-			break;
-		}
-		report_rates(size, rates, nr);
-		for (unsigned i = 0; i < nr; i++)
-			oa_add(&cols[i], size, rates[i]);
-		if (oa_stop_line(stop, size, rates)) {
-			complete = false;
-			break;
-		}
-		if (size % 2)
-			break;
-	}
-	find_fat_verdict(o, cols, complete, r);
-out:
-	oa_stop_free(stop);
-	free(starts);
-	free(ns);
-	free(rates);
-	free(cols);
-	eng_buffer_free(buf);
-	return r;
-}
+static const char *const open_au_uses[] = { "blocksize", "erasesize", "offset", "random", NULL };
+
+const struct fb_test test_open_au = {
+	.name = "open-au",
+	.letter = 'O',
+	.help = "write rates for --open-au-nr interleaved erase blocks (writes)",
+	.writes = true,
+	.uses = open_au_uses,
+	.options = open_au_options,
+	.defaults = open_au_defaults,
+	.regions = open_au_regions,
+	.run = open_au_run,
+};

@@ -4,9 +4,11 @@
 #define FB_OPENAU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "modules.h"
+#include "regions.h"
 
 /* The original spaced the erase blocks of --open-au 12 apart ("helps with TLC"). */
 #define OPENAU_SPACING 12
@@ -27,5 +29,19 @@ uint64_t findfat_start(const struct fb_opts *o);
  */
 int openau_write_round(struct target *t, const void *buf, const uint64_t *starts,
 		       unsigned nr, uint64_t erase, uint64_t size, bool random, uint64_t *ns);
+
+/* Is size one of the block sizes a sweep visits? (sector-aligned, >= bs) */
+bool au_sweep_size_ok(struct target *t, uint64_t size, uint64_t bs);
+
+/* The first byte past nr blocks of len bytes, step apart from start; UINT64_MAX on overflow. */
+uint64_t au_spaced_end(uint64_t start, unsigned nr, uint64_t step, uint64_t len);
+
+/*
+ * The regions of nr erase blocks OPENAU_SPACING apart from --offset (as
+ * --open-au writes them), at most max of them in r; returns nr and sets
+ * *end to the first byte past the last, UINT64_MAX when that overflows.
+ */
+size_t au_openau_regions(const struct fb_opts *o, unsigned nr, struct region *r, size_t max,
+			 uint64_t *end);
 
 #endif

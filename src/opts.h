@@ -1,4 +1,9 @@
-/* The parsed command line, shared by main.c and the test modules. */
+/*
+ * The parsed command line: the options every test may share. A test's
+ * own options (--open-au-nr, --scatter-order, ...) live in its own file
+ * (src/tests/), declared in its descriptor; which tests run is a set of
+ * bits, one per entry of the test table.
+ */
 #ifndef FB_OPTS_H
 #define FB_OPTS_H
 
@@ -14,50 +19,46 @@ enum {
 	FB_EINTR = 130,		/* interrupted, partial results printed */
 };
 
+/* The most --runs a test takes. */
+#define FB_MAX_RUNS 16
+
 struct fb_opts {
-	/* tests selected */
-	bool align, scatter, find_fat, open_au, interval;
+	uint32_t tests;		/* selected: bit i is fb_tests[i] (src/tests/table.c) */
 	/* flashbench's parameters */
 	uint64_t blocksize;
 	uint64_t erasesize;
+	bool erasesize_set;	/* --erasesize given (else --find-open-au takes -a's verdict) */
 	uint64_t offset;
 	bool offset_set;
 	unsigned count;
-	unsigned open_au_nr;
-	unsigned fat_nr;
-	unsigned scatter_order;
-	unsigned scatter_span;
-	unsigned interval_order;
 	bool random;
 	bool verbose;
-	/* issue 4: verdicts, the open-AU search, early stop, saved output */
-	bool find_open_au;
-	bool no_early_stop;
-	bool erasesize_set;	/* --erasesize given (else --find-open-au takes -a's verdict) */
-	uint64_t max_write;	/* --find-open-au: bytes, 0 = no limit */
-	uint64_t max_time;	/* --find-open-au: ns of device time, 0 = no limit */
-	unsigned find_au_max;	/* --find-open-au: largest N it may try (set from the device) */
-	const char *analyze;
+	/* shared by several tests */
+	bool no_early_stop;	/* the write tests measure every size */
+	uint64_t size;		/* bytes per run or cell; 0: the test's default */
+	unsigned runs;		/* repetitions of each measurement */
+	uint64_t max_write;	/* bytes a search may write, 0 = no limit */
+	uint64_t max_time;	/* ns of device time a search may take, 0 = no limit */
+	/* where results go */
 	const char *out;
+	int format;		/* enum out_format: text, json, csv */
+	/* modes: saved output, a backup put back */
+	const char *analyze;
+	const char *restore;
+	/* safety: --preserve, --backup=FILE */
+	bool preserve;
+	const char *backup;
 	const char *device;
 	/* what followed the options (getopt moves them to the end of argv):
 	 * DEVICE, or the stray arguments --analyze refuses */
 	char **args;
 	int nargs;
-	/* --readahead: request-size (or kernel readahead) sweep */
-	bool readahead;
-	bool buffered;		/* set the kernel readahead, read through the cache */
-	uint64_t min_size, max_size;	/* powers of two, doubling from min to max */
-	uint64_t size;		/* bytes read per run of one size; 0: default */
-	unsigned runs;		/* columns per size */
-	double plateau;		/* percent of the best rate that still counts */
-	/* safety (issue 6): --preserve, --backup=FILE, --restore=FILE */
-	bool preserve;
-	const char *backup;
-	const char *restore;
+	/* the command line as given, for the JSON document */
+	int argc;
+	char **argv;
 };
 
-/* Fill o with the default of every option. */
+/* Fill o with the default of every shared option. */
 void opts_defaults(struct fb_opts *o);
 
 #endif

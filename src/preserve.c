@@ -45,43 +45,24 @@ static void announce(const char *device, const struct region *r, size_t n)
 		fmt_size(b, sizeof(b), r[0].off), fmt_size(c, sizeof(c), regions_end(r, n)), device);
 }
 
-/* The merged regions of the run, in a new array (*r NULL when there are none). */
-static int collect(const struct fb_opts *o, struct region **r, size_t *n)
-{
-	size_t want = test_regions(o, NULL, 0);
-
-	*r = NULL;
-	*n = 0;
-	if (want == 0)
-		return 0;
-	if (want > BK_MAX_REGIONS || !(*r = calloc(want, sizeof(**r)))) {
-		fprintf(stderr, "flashbench: too many regions to write (%zu)\n", want);
-		return -1;
-	}
-	*n = test_regions(o, *r, want);
-	return 0;
-}
-
-int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **p)
+int preserve_begin(const struct fb_opts *o, struct target *t, const struct region *r, size_t n,
+		   struct preserve **p)
 {
 	char name[256];
-	const char *file = o->backup, *test;
-	struct region *r;
-	uint64_t end;
-	size_t n;
-	int st;
+	const char *file = o->backup;
+	int st = FB_OK;
 
 	*p = NULL;
-	if (collect(o, &r, &n) < 0)
+	if (n > BK_MAX_REGIONS) {
+		fprintf(stderr, "flashbench: too many regions to write (%zu)\n", n);
 		return FB_EDEV;
-	test = regions_past_end(o, t->size, &end);
-	st = test ? eng_check_end(t, test, end) : FB_OK;
-	if (st == FB_OK && n && o->preserve && !file) {
+	}
+	if (n && o->preserve && !file) {
 		preserve_default_name(o->device, name, sizeof(name));
 		file = name;
 	}
 	/* Every refusal before the announcement: a refused run says nothing will be written. */
-	if (st == FB_OK && n && o->preserve)
+	if (n && o->preserve)
 		st = safety_check_backup(file, o->device, backup_file_size(n, regions_bytes(r, n)));
 	if (st == FB_OK && regions_arm(r, n) < 0)
 		st = FB_EDEV;
@@ -90,7 +71,6 @@ int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **
 	/* (eng_signals() has made every stopping signal set fb_stop, which the backup heeds.) */
 	if (st == FB_OK && n && o->preserve)
 		st = backup_create(o->device, t, r, (uint32_t)n, file, p);
-	free(r);
 	return st;
 }
 

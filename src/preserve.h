@@ -30,13 +30,15 @@ struct preserve;
 uint64_t fnv1a64(uint64_t h, const void *buf, size_t len);
 
 /*
- * Before the first write of a run: compute the regions the selected
- * tests overwrite, refuse them when they pass the end of the device
- * (FB_EUSAGE), announce them on stderr, arm the engine's guard and, with
- * --preserve, make the backup (*p set; NULL otherwise). Read-only runs
- * only arm the guard with no regions. Returns FB_OK or the exit status.
+ * Before the first write of a run, given the n merged regions the
+ * selected tests overwrite (checked against the device's end): check
+ * that the backup can be placed, announce the regions on stderr, arm the
+ * engine's guard and, with --preserve, make the backup (*p set; NULL
+ * otherwise). Read-only runs (n 0) only arm the guard with no regions.
+ * Returns FB_OK or the exit status.
  */
-int preserve_begin(const struct fb_opts *o, struct target *t, struct preserve **p);
+int preserve_begin(const struct fb_opts *o, struct target *t, const struct region *r, size_t n,
+		   struct preserve **p);
 
 /*
  * After the tests returned status r: with a backup, write it back with

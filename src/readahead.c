@@ -29,11 +29,15 @@
 #include "modules.h"
 #include "readahead.h"
 #include "report.h"
+#include "tests/test.h"
 #include "units.h"
+
+struct ra_opts ra_opts;
 
 struct ra_sweep {
 	const struct fb_opts *o;
 	struct target *t;
+	unsigned runs;			/* --runs, or RA_DEFAULT_RUNS */
 	uint64_t off, bytes;		/* the range every run reads */
 	size_t rd;			/* --buffered: request size of the reads */
 	uint64_t size[RA_MAX_SIZES];
@@ -83,25 +87,21 @@ static bool pow2(uint64_t x)
 
 int ra_check_opts(const struct fb_opts *o, char *err, size_t len)
 {
-	if (!pow2(o->min_size) || !pow2(o->max_size)) {
-		bool min = !pow2(o->min_size);
+	if (!pow2(ra_opts.min_size) || !pow2(ra_opts.max_size)) {
+		bool min = !pow2(ra_opts.min_size);
 		snprintf(err, len, "--%s-size %llu is not a power of two times the sector size",
-			 min ? "min" : "max", (unsigned long long)(min ? o->min_size : o->max_size));
+			 min ? "min" : "max", (unsigned long long)(min ? ra_opts.min_size : ra_opts.max_size));
 		return -1;
 	}
-	if (o->min_size > o->max_size) {
+	if (ra_opts.min_size > ra_opts.max_size) {
 		snprintf(err, len, "--min-size %llu is larger than --max-size %llu",
-			 (unsigned long long)o->min_size, (unsigned long long)o->max_size);
+			 (unsigned long long)ra_opts.min_size, (unsigned long long)ra_opts.max_size);
 		return -1;
 	}
-	if (o->size && o->size < o->max_size) {
+	if (o->size && o->size < ra_opts.max_size) {
 		snprintf(err, len, "--size %llu is smaller than --max-size %llu: every size must "
 			 "be read at least once", (unsigned long long)o->size,
-			 (unsigned long long)o->max_size);
-		return -1;
-	}
-	if (o->buffered && !o->readahead) {
-		snprintf(err, len, "--buffered only applies to --readahead");
+			 (unsigned long long)ra_opts.max_size);
 		return -1;
 	}
 	return 0;
@@ -109,21 +109,22 @@ int ra_check_opts(const struct fb_opts *o, char *err, size_t len)
 
 int ra_check_target(const struct fb_opts *o, const struct target *t, char *err, size_t len)
 {
+	(void)o;	/* its own options are in ra_opts */
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (o->min_size < t->sector) {
+	if (ra_opts.min_size < t->sector) {
 		snprintf(err, len, "--min-size %llu is not a power of two times the %u-byte sector of %s",
-			 (unsigned long long)o->min_size, t->sector, t->path);
+			 (unsigned long long)ra_opts.min_size, t->sector, t->path);
 		return -1;
 	}
-	if (o->buffered && t->sim) {
+	if (ra_opts.buffered && t->sim) {
 		snprintf(err, len, "--buffered: %s is simulated and has no kernel readahead; "
 			 "drop --buffered to sweep its request sizes", t->path);
 		return -1;
 	}
-	if (o->buffered && page > 0 && o->min_size < (uint64_t)page) {
+	if (ra_opts.buffered && page > 0 && ra_opts.min_size < (uint64_t)page) {
 		snprintf(err, len, "--min-size %llu: with --buffered the kernel's readahead counts "
-			 "whole %ld-byte pages", (unsigned long long)o->min_size, page);
+			 "whole %ld-byte pages", (unsigned long long)ra_opts.min_size, page);
 		return -1;
 	}
 	return 0;
@@ -342,7 +343,7 @@ static int ra_cell(struct ra_sweep *s, size_t i, unsigned j)
 	uint64_t wall0 = eng_now_ns(), cpu0 = cpu_ns(), ns = 0, wall;
 	int r;
 
-	if (s->o->buffered)
+	if (ra_opts.buffered)
 		r = ra_run_buffered(s, &ns);
 	else
 		r = ra_run_direct(s, s->size[i], &ns);
@@ -362,7 +363,7 @@ static void ra_progress(const struct ra_sweep *s, size_t i)
 	if (!s->o->verbose && !isatty(STDERR_FILENO))
 		return;
 	fprintf(stderr, "readahead: %s:", fmt_size(sz, sizeof(sz), s->size[i]));
-	for (unsigned j = 0; j < s->o->runs; j++)
+	for (unsigned j = 0; j < s->runs; j++)
 		fprintf(stderr, " %.1f", s->rate[i][j] / 1e6);
 	fprintf(stderr, " MB/s\n");
 }
@@ -372,9 +373,9 @@ static int ra_sweep_all(struct ra_sweep *s)
 	int r;
 
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->o->buffered && (r = ra_set(s, s->size[i])) != FB_OK)
+		if (ra_opts.buffered && (r = ra_set(s, s->size[i])) != FB_OK)
 			return r;
-		for (s->part = 0; s->part < s->o->runs; s->part++)
+		for (s->part = 0; s->part < s->runs; s->part++)
 			if ((r = ra_cell(s, i, s->part)) != FB_OK)
 				return r;
 		s->rows++;
@@ -401,7 +402,7 @@ static void ra_describe(const struct ra_sweep *s)
 	fmt_size(b, sizeof(b), s->bytes);
 	fmt_size(rd, sizeof(rd), s->rd);
 	fmt_size(o, sizeof(o), s->off);
-	if (s->o->buffered)
+	if (ra_opts.buffered)
 		report_line("readahead: buffered %s reads of %s from offset %s of %s, readahead "
 			    "of %s set to each size, page cache dropped before each run",
 			    rd, b, o, s->t->path, s->dev);
@@ -415,11 +416,11 @@ static void ra_header(const struct ra_sweep *s)
 	char line[1024], ord[16], col[32];
 	int k = snprintf(line, sizeof(line), "    %6s", "size");
 
-	for (unsigned j = 0; j < s->o->runs; j++) {
+	for (unsigned j = 0; j < s->runs; j++) {
 		snprintf(col, sizeof(col), "%s MB/s", ordinal(ord, sizeof(ord), j + 1));
 		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s", col);
 	}
-	for (unsigned j = 0; j < s->o->runs; j++) {
+	for (unsigned j = 0; j < s->runs; j++) {
 		snprintf(col, sizeof(col), "%s %%CPU", ordinal(ord, sizeof(ord), j + 1));
 		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s", col);
 	}
@@ -441,14 +442,14 @@ static char *fmt_mbs(char *buf, size_t len, double bps, bool have)
 static void ra_row(const struct ra_sweep *s, size_t i, bool mark)
 {
 	char line[1024], sz[FB_FMT_LEN], v[32];
-	unsigned have = i < s->rows ? s->o->runs : s->part;
+	unsigned have = i < s->rows ? s->runs : s->part;
 	int k = snprintf(line, sizeof(line), "%s%6s", mark ? "==> " : "    ",
 			 fmt_size(sz, sizeof(sz), s->size[i]));
 
-	for (unsigned j = 0; j < s->o->runs; j++)
+	for (unsigned j = 0; j < s->runs; j++)
 		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s",
 			      fmt_mbs(v, sizeof(v), s->rate[i][j], j < have));
-	for (unsigned j = 0; j < s->o->runs; j++) {
+	for (unsigned j = 0; j < s->runs; j++) {
 		if (j < have && s->cpu[i][j] >= 0)
 			snprintf(v, sizeof(v), "%.1f", s->cpu[i][j]);
 		else
@@ -463,7 +464,7 @@ static void ra_best(const struct ra_sweep *s, double *best)
 {
 	for (size_t i = 0; i < s->rows; i++) {
 		best[i] = 0;
-		for (unsigned j = 0; j < s->o->runs; j++)
+		for (unsigned j = 0; j < s->runs; j++)
 			if (s->rate[i][j] > best[i])
 				best[i] = s->rate[i][j];
 	}
@@ -481,12 +482,12 @@ static void ra_verdict(const struct ra_sweep *s, const double *best, size_t m)
 	fmt_size(b, sizeof(b), s->size[top]);
 	fmt_mbs(r1, sizeof(r1), best[m], true);
 	fmt_mbs(r2, sizeof(r2), best[top], true);
-	if (s->o->buffered)
+	if (ra_opts.buffered)
 		snprintf(tail, sizeof(tail), "; set it with: blockdev --setra %llu %s",
 			 (unsigned long long)(s->size[m] / 512), s->dev);
 	report_line("readahead: plateau at %s: %s of %s and more read %s MB/s, within %g%% of "
-		    "the best (%s MB/s at %s)%s", a, s->o->buffered ? "a readahead" : "requests",
-		    a, r1, s->o->plateau, r2, b, tail);
+		    "the best (%s MB/s at %s)%s", a, ra_opts.buffered ? "a readahead" : "requests",
+		    a, r1, ra_opts.plateau, r2, b, tail);
 	if (m + 1 == s->rows && s->rows > 1)
 		report_line("readahead: the largest size is the first on the plateau: it may "
 			    "lie beyond --max-size %s", a);
@@ -502,7 +503,7 @@ static void ra_report(const struct ra_sweep *s, bool complete)
 		return;
 	ra_best(s, best);
 	if (complete)
-		m = ra_plateau(best, s->rows, s->o->plateau);
+		m = ra_plateau(best, s->rows, ra_opts.plateau);
 	ra_describe(s);
 	ra_header(s);
 	for (size_t i = 0; i < s->rows + (s->part > 0); i++)
@@ -518,26 +519,27 @@ static int ra_setup(struct ra_sweep *s, const struct fb_opts *o, struct target *
 
 	s->o = o;
 	s->t = t;
+	s->runs = o->runs ? o->runs : RA_DEFAULT_RUNS;
 	s->ra_fd = -1;
 	s->off = o->offset_set ? o->offset : 0;
-	s->rd = o->min_size < RA_BUFFERED_READ ? (size_t)o->min_size : RA_BUFFERED_READ;
-	for (uint64_t z = o->min_size; z <= o->max_size && s->n < RA_MAX_SIZES; z *= 2)
+	s->rd = ra_opts.min_size < RA_BUFFERED_READ ? (size_t)ra_opts.min_size : RA_BUFFERED_READ;
+	for (uint64_t z = ra_opts.min_size; z <= ra_opts.max_size && s->n < RA_MAX_SIZES; z *= 2)
 		s->size[s->n++] = z;
-	if (s->off + o->max_size > t->size || s->off + o->max_size < s->off)
-		return eng_check_end(t, "readahead", s->off + o->max_size);
+	if (s->off + ra_opts.max_size > t->size || s->off + ra_opts.max_size < s->off)
+		return eng_check_end(t, "readahead", s->off + ra_opts.max_size);
 	avail = t->size - s->off;
 	if (o->size && o->size > avail)
 		return eng_check_end(t, "readahead --size", s->off + o->size);
-	s->bytes = ra_run_bytes(avail, o->max_size, o->size);
+	s->bytes = ra_run_bytes(avail, ra_opts.max_size, o->size);
 	if (!s->bytes) {	/* not reached: the checks above leave room */
 		fprintf(stderr, "flashbench: readahead: no room for --max-size in %s\n", t->path);
 		return FB_EUSAGE;
 	}
-	s->buf = eng_buffer(t, o->max_size > RA_BUFFERED_READ ? o->max_size : RA_BUFFERED_READ);
+	s->buf = eng_buffer(t, ra_opts.max_size > RA_BUFFERED_READ ? ra_opts.max_size : RA_BUFFERED_READ);
 	return s->buf ? FB_OK : FB_EDEV;
 }
 
-int test_readahead(const struct fb_opts *o, struct target *t)
+static int readahead_run(const struct fb_opts *o, struct target *t)
 {
 	struct ra_sweep *s = calloc(1, sizeof(*s));
 	int r, r2;
@@ -545,12 +547,12 @@ int test_readahead(const struct fb_opts *o, struct target *t)
 	if (!s)
 		return FB_EDEV;
 	r = ra_setup(s, o, t);
-	if (r == FB_OK && o->buffered)
+	if (r == FB_OK && ra_opts.buffered)
 		r = ra_prepare(s);
 	if (r == FB_OK) {
 		r = ra_sweep_all(s);
 		/* Whatever happened in the sweep, the disk gets its setting back. */
-		if (o->buffered && (r2 = ra_restore(s)) != FB_OK && r == FB_OK)
+		if (ra_opts.buffered && (r2 = ra_restore(s)) != FB_OK && r == FB_OK)
 			r = r2;
 		ra_report(s, r == FB_OK);
 	}
@@ -560,3 +562,49 @@ int test_readahead(const struct fb_opts *o, struct target *t)
 	free(s);
 	return r;
 }
+
+static void readahead_defaults(void)
+{
+	ra_opts.min_size = 4096;
+	ra_opts.max_size = 8 * (1024ull * 1024);
+	ra_opts.buffered = false;
+	ra_opts.plateau = 5;
+}
+
+static int readahead_check(struct fb_opts *o, char *err, size_t len)
+{
+	return ra_check_opts(o, err, len) < 0 ? FB_EUSAGE : FB_OK;
+}
+
+static int readahead_check_target(const struct fb_opts *o, const struct target *t, char *err,
+				  size_t len)
+{
+	return ra_check_target(o, t, err, len) < 0 ? FB_EUSAGE : FB_OK;
+}
+
+static const struct fb_option readahead_options[] = {
+	{ .name = "min-size", .kind = FO_SIZE, .var = &ra_opts.min_size, .arg = "SIZE",
+	  .help = "--readahead: smallest size (default 4KiB)" },
+	{ .name = "max-size", .kind = FO_SIZE, .var = &ra_opts.max_size, .arg = "SIZE",
+	  .help = "--readahead: largest size (default 8MiB); sizes double" },
+	{ .name = "buffered", .kind = FO_FLAG, .var = &ra_opts.buffered,
+	  .help = "--readahead: set the kernel readahead (BLKRASET) to each\n"
+		  "size and read through the page cache (root; restored)" },
+	{ .name = "plateau", .kind = FO_PERCENT, .var = &ra_opts.plateau, .arg = "PCT",
+	  .help = "--readahead: within PCT% of the best is the plateau\n(default 5)" },
+	{ .name = NULL },
+};
+
+static const char *const readahead_uses[] = { "offset", "size", "runs", NULL };
+
+const struct fb_test test_readahead = {
+	.name = "readahead",
+	.help = "sequential read rate by request (or readahead) size,\n"
+		"the start of the plateau marked with ==>",
+	.uses = readahead_uses,
+	.options = readahead_options,
+	.defaults = readahead_defaults,
+	.check = readahead_check,
+	.check_target = readahead_check_target,
+	.run = readahead_run,
+};

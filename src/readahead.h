@@ -6,6 +6,7 @@
 #ifndef FB_READAHEAD_H
 #define FB_READAHEAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -13,7 +14,7 @@
 #include "opts.h"
 #include "target.h"
 
-#define RA_MAX_RUNS	16
+#define RA_MAX_RUNS	FB_MAX_RUNS
 #define RA_MAX_SIZES	64
 /*
  * Largest request of the buffered reads; they are --min-size when that is
@@ -23,6 +24,17 @@
  * smallest window leave the I/O size to the readahead alone.
  */
 #define RA_BUFFERED_READ (1024 * 1024)
+/* Runs per size when --runs is not given. */
+#define RA_DEFAULT_RUNS 2
+
+/* Its own options (the shared --offset, --size and --runs are in fb_opts). */
+struct ra_opts {
+	uint64_t min_size, max_size;	/* powers of two, doubling from min to max */
+	bool buffered;			/* set the kernel readahead, read through the cache */
+	double plateau;			/* percent of the best rate that still counts */
+};
+extern struct ra_opts ra_opts;
+
 /* Default bytes per run: a quarter of the device, at most this much. */
 #define RA_DEFAULT_BYTES (64ull * 1024 * 1024)
 

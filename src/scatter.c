@@ -8,11 +8,23 @@
 #include "engine.h"
 #include "modules.h"
 #include "report.h"
+#include "tests/test.h"
 
-int test_scatter(const struct fb_opts *o, struct target *t)
+/* Its own options: 2^order positions, span blocks read at each. */
+static struct {
+	unsigned order, span;
+} so;
+
+static void scatter_defaults(void)
 {
-	uint64_t npos = 1ull << o->scatter_order;
-	uint64_t len = o->blocksize * o->scatter_span;
+	so.order = 9;
+	so.span = 1;
+}
+
+static int test_scatter_run(const struct fb_opts *o, struct target *t)
+{
+	uint64_t npos = 1ull << so.order;
+	uint64_t len = o->blocksize * so.span;
 	uint64_t stride, ns;
 	double *ms;
 	struct lfsr l;
@@ -53,3 +65,33 @@ out:
 	eng_buffer_free(buf);
 	return r;
 }
+
+static int scatter_check(struct fb_opts *o, char *err, size_t len)
+{
+	if (so.span <= UINT64_MAX / 2 / o->blocksize)
+		return FB_OK;
+	snprintf(err, len, "--scatter-span %u times --blocksize %llu overflows", so.span,
+		 (unsigned long long)o->blocksize);
+	return FB_EUSAGE;
+}
+
+static const struct fb_option scatter_options[] = {
+	{ .name = "scatter-order", .kind = FO_UINT, .var = &so.order, .min = 0, .max = 16,
+	  .arg = "N", .help = "scatter reads 2^N positions (default 9, at most 16)" },
+	{ .name = "scatter-span", .kind = FO_UINT, .var = &so.span, .min = 1, .max = 1 << 20,
+	  .arg = "N", .help = "blocks read at each scatter position (default 1, at\nmost 1048576)" },
+	{ .name = NULL },
+};
+
+static const char *const scatter_uses[] = { "blocksize", "count", NULL };
+
+const struct fb_test test_scatter = {
+	.name = "scatter",
+	.letter = 's',
+	.help = "read time across the device (gnuplot columns)",
+	.uses = scatter_uses,
+	.options = scatter_options,
+	.defaults = scatter_defaults,
+	.check = scatter_check,
+	.run = test_scatter_run,
+};

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tests/test.h"
 #include "opts.h"
 #include "target.h"
 
@@ -44,7 +45,7 @@ static void check_accepted(const struct fb_opts *o, char **argv, int argc)
 	if (o->blocksize == 0 || o->erasesize == 0 || !o->count)
 		abort();
 	/* only the write tests cut an erase block into blocks */
-	if (o->blocksize > o->erasesize && (o->open_au || o->find_fat || o->find_open_au))
+	if (o->blocksize > o->erasesize && fb_tests_write(o))
 		abort();
 	for (int i = 0; i < 4; i++) {
 		t.sector = i & 1 ? 4096 : 512;

@@ -154,7 +154,7 @@ static uint64_t live(const char *spec, uint64_t bs, unsigned count, const struct
 	memset(&o, 0, sizeof(o));
 	o.blocksize = bs;
 	o.count = count;
-	r = test_align(&o, t);
+	r = align_run(&o, t);
 	target_close(t);
 	*out = va_last();
 	if (r != 0 || !*out)
