@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyze_input.h"
+#include "core/out.h"
 #include "modules.h"
 #include "report.h"
 #include "saved_output.h"
@@ -511,17 +512,17 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 		fprintf(stderr, "flashbench: %s\n", err);
 		return FB_EUSAGE;
 	}
-	if (report_open(o->out) < 0) {
+	if (out_open(o->out, (enum out_format)o->format) < 0) {
 		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
 		ai_close(in);
 		return FB_EUSAGE;
 	}
+	out_run_begin(FB_VERSION, o->argc, o->argv);
+	out_test_begin("analyze");
 	r = analyze_input(in);
 	ai_close(in);
-	if ((w = report_close()) < 0) {
-		fprintf(stderr, "flashbench: --analyze: cannot write the results to %s: %s\n",
-			o->out ? o->out : "standard output", strerror(-w));
+	/* A result that could not be written was said when it happened. */
+	if ((w = out_close(r, r == FB_OK ? "done" : "failed", NULL)) < 0 && r == FB_OK)
 		r = FB_EDEV;
-	}
 	return r;
 }

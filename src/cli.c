@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/out.h"
 #include "parse.h"
 #include "tests/test.h"
 
@@ -20,6 +21,7 @@
 
 static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len);
+static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len);
 
 #define SHARED(name_, letter_, kind_, field_, scope_, arg_, help_) \
 	{ .name = name_, .letter = letter_, .kind = kind_, .off = offsetof(struct fb_opts, field_), \
@@ -69,6 +71,10 @@ static const struct fb_option shared_opts[] = {
 	       "--preserve: the backup file (default\nflashbench-DEVICE-DATE-TIME.backup here)"),
 	SHARED("out", 'o', FO_TEXT, out, SCOPE_ANY | SCOPE_ANALYZE, "FILE",
 	       "write results to FILE instead of standard output"),
+	{ .name = "format", .kind = FO_CALL, .off = offsetof(struct fb_opts, format),
+	  .scope = SCOPE_ANY | SCOPE_ANALYZE, .arg = "FMT", .call = set_format,
+	  .help = "results as text (flashbench's lines, the default),\n"
+		  "json (one document) or csv (one table per test)" },
 	SHARED("verbose", 'v', FO_FLAG, verbose, SCOPE_ANY, NULL,
 	       "print the device geometry and parameters (stderr)"),
 	{ .name = NULL },
@@ -214,6 +220,16 @@ static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len)
 {
 	o->offset_set = true;	/* 0 is a valid offset */
 	return opt_size("offset", arg, &o->offset, true, err, len);
+}
+
+static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
+{
+	enum out_format f;
+
+	if (out_parse_format(arg, &f) < 0)
+		return usage_err(err, len, "--format: '%s' is not text, json or csv", arg);
+	o->format = (int)f;
+	return FB_OK;
 }
 
 static int set_option(const struct fb_option *p, struct fb_opts *o, const char *arg, char *err,

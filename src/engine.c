@@ -4,12 +4,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/out.h"
 #include "engine.h"
 #include "opts.h"
 #include "regions.h"
 
 volatile sig_atomic_t fb_stop;
-volatile sig_atomic_t fb_out_failed;
+static char last_error[4096 + 256];	/* the path is up to 4 KiB */
 
 static void on_signal(int sig)
 {
@@ -83,7 +84,7 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 
 	if (fb_stop)
 		return FB_EINTR;
-	if (fb_out_failed)
+	if (out_error())
 		return FB_EDEV;	/* the output layer said why */
 	if (wr && !regions_allowed(off, len)) {
 		/* A module wrote where main.c did not announce (or back up). */
@@ -94,8 +95,9 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 	}
 	r = wr ? target_write(t, buf, len, off, ns) : target_read(t, buf, len, off, ns);
 	if (r < 0) {
-		fprintf(stderr, "flashbench: %s: %s at offset %llu, length %zu: %s\n",
-			t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
+		snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
+			 t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
+		fprintf(stderr, "flashbench: %s\n", last_error);
 		return FB_EDEV;
 	}
 	return FB_OK;
@@ -200,4 +202,9 @@ uint64_t lfsr_next(struct lfsr *l)
 		l->state = (l->state & 1) ? (l->state >> 1) ^ l->taps : l->state >> 1;
 	} while (v - 1 >= l->n);
 	return v - 1;
+}
+
+const char *eng_last_error(void)
+{
+	return last_error[0] ? last_error : NULL;
 }

@@ -16,13 +16,6 @@
 extern volatile sig_atomic_t fb_stop;
 
 /*
- * Set (to an errno) by the output layer when the results can no longer be
- * written (--out on a full disk, standard output a closed pipe): a test
- * stops at the next request, and the run ends as failed.
- */
-extern volatile sig_atomic_t fb_out_failed;
-
-/*
  * The signals that stop a test instead of killing the process: every
  * catchable one whose default is to end it (SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, the real-time signals, ...), but
@@ -44,7 +37,7 @@ void eng_buffer_free(void *buf);
 /*
  * One timed request. Returns FB_OK with the time in *ns, FB_EINTR when
  * the stop flag is set (before the request), FB_EDEV when the results
- * can no longer be written (fb_out_failed, before the request), or FB_EDEV after printing
+ * can no longer be written (out_error(), before the request), or FB_EDEV after printing
  * "flashbench: DEVICE: read at offset O, length L: strerror" to stderr.
  */
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns);
@@ -70,6 +63,9 @@ int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off
 /* The fastest of count reads of the same range. */
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
 		 unsigned count, uint64_t *min_ns);
+
+/* The last device error's message (no "flashbench: "), or NULL: for the JSON status. */
+const char *eng_last_error(void);
 
 /*
  * Refuse a test whose accesses would reach end (exclusive) when the

@@ -10,10 +10,29 @@
 
 #include "engine.h"
 #include "openau.h"
-#include "report.h"
+#include "units.h"
 #include "tests/test.h"
 #include "verdict_findfat.h"
 #include "verdict_openau.h"
+
+/* One row per block size, a rate per erase block: "4MiB\t7.99M/s\t7.95M/s...". */
+static void find_fat_text(char *line, size_t len, const union out_val *v)
+{
+	char r[FB_FMT_LEN];
+	int k = snprintf(line, len, "%s", fmt_size(r, sizeof(r), v[0].u));
+
+	for (size_t i = 0; i < v[1].list.n && (size_t)k < len; i++)
+		k += snprintf(line + k, len - (size_t)k, "\t%s",
+			      fmt_rate(r, sizeof(r), v[1].list.v[i]));
+}
+
+static const struct out_field find_fat_fields[] = {
+	{ "block_bytes", OT_BYTES }, { "rate_bps", OT_BPS_LIST },
+};
+
+static const struct out_table find_fat_table = {
+	"find-fat", find_fat_fields, 2, find_fat_text, NULL,
+};
 
 /* Its own option: the erase blocks tested. */
 static unsigned fat_nr;
@@ -76,7 +95,7 @@ static int find_fat_run(const struct fb_opts *o, struct target *t)
 			complete = false;
 			break;
 		}
-		report_rates(size, rates, nr);
+		out_row(&find_fat_table, (union out_val[]){ { .u = size }, { .list = { rates, nr } } });
 		for (unsigned i = 0; i < nr; i++)
 			oa_add(&cols[i], size, rates[i]);
 		if (oa_stop_line(stop, size, rates)) {
@@ -127,4 +146,5 @@ const struct fb_test test_find_fat = {
 	.defaults = find_fat_defaults,
 	.regions = find_fat_regions,
 	.run = find_fat_run,
+	.tables = (const struct out_table *const[]){ &find_fat_table, NULL },
 };

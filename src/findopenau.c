@@ -354,10 +354,12 @@ static int find_open_au_prepare(struct fb_opts *o, struct target *t)
 	if (o->erasesize_set)
 		return FB_OK;
 	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
+	out_test_begin(test_align.name);
 	r = align_run(o, t);
 	v = va_last();
 	if (r == FB_EINTR || fb_stop)
-		return FB_EINTR;
+		return FB_EINTR;	/* run.c ends the section with the interruption */
+	out_test_end(r == FB_OK ? "done" : "failed", NULL);
 	if (r != FB_OK)
 		return r;
 	if (!v || v->erase_state != VA_FOUND) {

@@ -7,10 +7,25 @@
 
 #include "engine.h"
 #include "modules.h"
-#include "report.h"
 #include "stats.h"
 #include "tests/test.h"
 #include "units.h"
+
+/* One row per size: "512B\t623µs". */
+static void interval_text(char *line, size_t len, const union out_val *v)
+{
+	char s[FB_FMT_LEN], t[FB_FMT_LEN];
+
+	snprintf(line, len, "%s\t%s", fmt_size(s, sizeof(s), v[0].u), fmt_time(t, sizeof(t), v[1].d));
+}
+
+static const struct out_field interval_fields[] = {
+	{ "size_bytes", OT_BYTES }, { "time_ns", OT_NS },
+};
+
+static const struct out_table interval_table = {
+	"interval", interval_fields, 2, interval_text, NULL,
+};
 
 /* Its own option: sizes 512 B << 0..order. */
 static unsigned interval_order;
@@ -65,15 +80,23 @@ static int interval_run(const struct fb_opts *o, struct target *t)
 		if (r != FB_OK)
 			break;
 		x[n] = (double)size;
-		report_line("%s\t%s", fmt_size(s, sizeof(s), size), fmt_time(tm, sizeof(tm), y[n]));
+		out_row(&interval_table, (union out_val[]){ { .u = size }, { .d = y[n] } });
 		n++;
 	}
-	if (r == FB_OK && n >= 2 && stats_linfit(x, y, n, &a, &b) == 0 && b > 0)
-		report_line("interval: access time %s, throughput %s",
-			    fmt_time(tm, sizeof(tm), a), fmt_rate(s, sizeof(s), 1e9 / b));
-	else if (r == FB_OK)
-		report_line("interval: no fit: the read time does not grow with the size "
+	if (r == FB_OK && n >= 2 && stats_linfit(x, y, n, &a, &b) == 0 && b > 0) {
+		struct out_verdict v = { .label = "interval", .name = "access_time", .result = "fit",
+					 .has_value = a >= 0, .value = a >= 0 ? (uint64_t)a : 0,
+					 .unit = "ns" };
+
+		out_verdict(&v, "access time %s, throughput %s", fmt_time(tm, sizeof(tm), a),
+			    fmt_rate(s, sizeof(s), 1e9 / b));
+	} else if (r == FB_OK) {
+		struct out_verdict v = { .label = "interval", .name = "access_time",
+					 .result = "none" };
+
+		out_verdict(&v, "no fit: the read time does not grow with the size "
 			    "(too fast or too noisy to tell; try a larger --interval-order)");
+	}
 	eng_buffer_free(buf);
 	return r;
 }
@@ -114,4 +137,5 @@ const struct fb_test test_interval = {
 	.defaults = interval_defaults,
 	.check_target = interval_check_target,
 	.run = interval_run,
+	.tables = (const struct out_table *const[]){ &interval_table, NULL },
 };

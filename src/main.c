@@ -11,8 +11,6 @@
 #include "run.h"
 #include "sim_spec.h"
 
-#define FB_VERSION "0.1"
-
 /*
  * Room for any usage message: at most two arguments (each below Linux's
  * MAX_ARG_STRLEN, 32 pages) or a 4 KiB path, plus the words. Messages were

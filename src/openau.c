@@ -14,10 +14,27 @@
 
 #include "engine.h"
 #include "openau.h"
-#include "report.h"
+#include "units.h"
 #include "tests/test.h"
 #include "verdict_openau.h"
 #include "verdict_sweep.h"
+
+/* One row per block size: "512KiB\t5.98M/s". */
+static void open_au_text(char *line, size_t len, const union out_val *v)
+{
+	char sz[FB_FMT_LEN], r[FB_FMT_LEN];
+
+	snprintf(line, len, "%s\t%s", fmt_size(sz, sizeof(sz), v[0].u),
+		 fmt_rate(r, sizeof(r), v[1].d));
+}
+
+static const struct out_field open_au_fields[] = {
+	{ "block_bytes", OT_BYTES }, { "rate_bps", OT_BPS },
+};
+
+static const struct out_table open_au_table = {
+	"open-au", open_au_fields, 2, open_au_text, NULL,
+};
 
 /* Its own option: the erase blocks written at once. */
 static unsigned open_au_nr;
@@ -76,7 +93,7 @@ static int open_au_run(const struct fb_opts *o, struct target *t)
 		for (unsigned i = 0; i < nr; i++)
 			total += ns[i];
 		rate = (double)o->erasesize * nr * 1e9 / (double)(total ? total : 1);
-		report_rates(size, &rate, 1);
+		out_row(&open_au_table, (union out_val[]){ { .u = size }, { .d = rate } });
 		oa_add(&run, size, rate);
 		/* Every write a garbage collection: the rest would say the same, slowly. */
 		if (oa_stop_line(stop, size, &rate)) {
@@ -121,4 +138,5 @@ const struct fb_test test_open_au = {
 	.defaults = open_au_defaults,
 	.regions = open_au_regions,
 	.run = open_au_run,
+	.tables = (const struct out_table *const[]){ &open_au_table, NULL },
 };

@@ -19,6 +19,8 @@ enum {
 	FB_EINTR = 130,		/* interrupted, partial results printed */
 };
 
+#define FB_VERSION "0.1"
+
 /* The most --runs a test takes. */
 #define FB_MAX_RUNS 16
 

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <linux/fs.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,7 +29,6 @@
 #include "engine.h"
 #include "modules.h"
 #include "readahead.h"
-#include "report.h"
 #include "tests/test.h"
 #include "units.h"
 
@@ -403,28 +403,29 @@ static void ra_describe(const struct ra_sweep *s)
 	fmt_size(rd, sizeof(rd), s->rd);
 	fmt_size(o, sizeof(o), s->off);
 	if (ra_opts.buffered)
-		report_line("readahead: buffered %s reads of %s from offset %s of %s, readahead "
-			    "of %s set to each size, page cache dropped before each run",
-			    rd, b, o, s->t->path, s->dev);
+		out_note("readahead: buffered %s reads of %s from offset %s of %s, readahead "
+			 "of %s set to each size, page cache dropped before each run",
+			 rd, b, o, s->t->path, s->dev);
 	else
-		report_line("readahead: O_DIRECT reads of each size, %s from offset %s of %s%s",
-			    b, o, s->t->path, s->t->sim ? " (virtual time: no %CPU)" : "");
+		out_note("readahead: O_DIRECT reads of each size, %s from offset %s of %s%s",
+			 b, o, s->t->path, s->t->sim ? " (virtual time: no %CPU)" : "");
 }
 
-static void ra_header(const struct ra_sweep *s)
+/* "      size   1st MB/s   2nd MB/s   1st %CPU   2nd %CPU": one column per run. */
+static void ra_header(char *line, size_t len, const union out_val *first)
 {
-	char line[1024], ord[16], col[32];
-	int k = snprintf(line, sizeof(line), "    %6s", "size");
+	char ord[16], col[32];
+	size_t runs = first[2].list.n;
+	int k = snprintf(line, len, "    %6s", "size");
 
-	for (unsigned j = 0; j < s->runs; j++) {
+	for (unsigned j = 0; j < runs; j++) {
 		snprintf(col, sizeof(col), "%s MB/s", ordinal(ord, sizeof(ord), j + 1));
-		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s", col);
+		k += snprintf(line + k, len - (size_t)k, " %10s", col);
 	}
-	for (unsigned j = 0; j < s->runs; j++) {
+	for (unsigned j = 0; j < runs; j++) {
 		snprintf(col, sizeof(col), "%s %%CPU", ordinal(ord, sizeof(ord), j + 1));
-		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s", col);
+		k += snprintf(line + k, len - (size_t)k, " %10s", col);
 	}
-	report_line("%s", line);
 }
 
 /* A rate in MB/s with three or more significant digits; "-" if missing. */
@@ -439,24 +440,44 @@ static char *fmt_mbs(char *buf, size_t len, double bps, bool have)
 	return buf;
 }
 
+/* "==>  128KiB       24.0          -": a run not measured (NaN) prints "-". */
+static void ra_text(char *line, size_t len, const union out_val *v)
+{
+	char sz[FB_FMT_LEN], x[32];
+	int k = snprintf(line, len, "%s%6s", v[1].b ? "==> " : "    ",
+			 fmt_size(sz, sizeof(sz), v[0].u));
+
+	for (size_t j = 0; j < v[2].list.n; j++)
+		k += snprintf(line + k, len - (size_t)k, " %10s",
+			      fmt_mbs(x, sizeof(x), v[2].list.v[j], !isnan(v[2].list.v[j])));
+	for (size_t j = 0; j < v[3].list.n; j++) {
+		if (v[3].list.v[j] >= 0)
+			snprintf(x, sizeof(x), "%.1f", v[3].list.v[j]);
+		else
+			snprintf(x, sizeof(x), "-");
+		k += snprintf(line + k, len - (size_t)k, " %10s", x);
+	}
+}
+
+static const struct out_field ra_fields[] = {
+	{ "size_bytes", OT_BYTES }, { "plateau", OT_BOOL }, { "rate_bps", OT_BPS_LIST },
+	{ "cpu_pct", OT_REAL_LIST },
+};
+
+static const struct out_table ra_table = { "readahead", ra_fields, 4, ra_text, ra_header };
+
 static void ra_row(const struct ra_sweep *s, size_t i, bool mark)
 {
-	char line[1024], sz[FB_FMT_LEN], v[32];
+	double rate[RA_MAX_RUNS], cpu[RA_MAX_RUNS];
 	unsigned have = i < s->rows ? s->runs : s->part;
-	int k = snprintf(line, sizeof(line), "%s%6s", mark ? "==> " : "    ",
-			 fmt_size(sz, sizeof(sz), s->size[i]));
 
-	for (unsigned j = 0; j < s->runs; j++)
-		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s",
-			      fmt_mbs(v, sizeof(v), s->rate[i][j], j < have));
 	for (unsigned j = 0; j < s->runs; j++) {
-		if (j < have && s->cpu[i][j] >= 0)
-			snprintf(v, sizeof(v), "%.1f", s->cpu[i][j]);
-		else
-			snprintf(v, sizeof(v), "-");
-		k += snprintf(line + k, sizeof(line) - (size_t)k, " %10s", v);
+		rate[j] = j < have ? s->rate[i][j] : NAN;
+		cpu[j] = j < have && s->cpu[i][j] >= 0 ? s->cpu[i][j] : NAN;
 	}
-	report_line("%s", line);
+	out_row(&ra_table, (union out_val[]){ { .u = s->size[i] }, { .b = mark },
+					      { .list = { rate, s->runs } },
+					      { .list = { cpu, s->runs } } });
 }
 
 /* The best run of each complete row: what the plateau is judged on. */
@@ -485,12 +506,15 @@ static void ra_verdict(const struct ra_sweep *s, const double *best, size_t m)
 	if (ra_opts.buffered)
 		snprintf(tail, sizeof(tail), "; set it with: blockdev --setra %llu %s",
 			 (unsigned long long)(s->size[m] / 512), s->dev);
-	report_line("readahead: plateau at %s: %s of %s and more read %s MB/s, within %g%% of "
+	out_verdict(&(struct out_verdict){ .label = "readahead", .name = "plateau",
+					   .result = "named", .has_value = true,
+					   .value = s->size[m], .unit = "bytes" },
+		    "plateau at %s: %s of %s and more read %s MB/s, within %g%% of "
 		    "the best (%s MB/s at %s)%s", a, ra_opts.buffered ? "a readahead" : "requests",
 		    a, r1, ra_opts.plateau, r2, b, tail);
 	if (m + 1 == s->rows && s->rows > 1)
-		report_line("readahead: the largest size is the first on the plateau: it may "
-			    "lie beyond --max-size %s", a);
+		out_note("readahead: the largest size is the first on the plateau: it may "
+			 "lie beyond --max-size %s", a);
 }
 
 /* The table (complete rows and a partial one), then the verdict. */
@@ -505,7 +529,6 @@ static void ra_report(const struct ra_sweep *s, bool complete)
 	if (complete)
 		m = ra_plateau(best, s->rows, ra_opts.plateau);
 	ra_describe(s);
-	ra_header(s);
 	for (size_t i = 0; i < s->rows + (s->part > 0); i++)
 		ra_row(s, i, complete && i == m);
 	if (complete && s->rows)
@@ -607,4 +630,5 @@ const struct fb_test test_readahead = {
 	.check = readahead_check,
 	.check_target = readahead_check_target,
 	.run = readahead_run,
+	.tables = (const struct out_table *const[]){ &ra_table, NULL },
 };

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "preserve.h"
-#include "report.h"
+#include "core/out.h"
 #include "run.h"
 #include "runlock.h"
 #include "safety.h"
@@ -88,20 +88,57 @@ static int open_target(const struct fb_opts *o, struct target **t)
 	return FB_EDEV;
 }
 
-/* Create or empty --out; a new one is locked at once (an existing one already is). */
-static int open_out(const struct fb_opts *o)
+/* One parameter by its option's name: sizes in bytes, times in ns. */
+static void put_param(const struct fb_option *x, const struct fb_opts *o)
+{
+	if (x->kind == FO_FLAG)
+		out_param_bool(x->name, fb_option_u64(x, o) != 0);
+	else if (x->kind == FO_PERCENT)
+		out_param_real(x->name, *(const double *)x->var);
+	else if (x->kind != FO_TEXT && x->kind != FO_CALL)
+		out_param_u64(x->name, fb_option_u64(x, o));
+}
+
+/* The head of the results: the command, the device, every parameter in force. */
+static void put_head(const struct fb_opts *o, const struct target *t)
+{
+	out_run_begin(FB_VERSION, o->argc, o->argv);
+	out_device(t->path, t->ops->kind, t->size, t->sector);
+	out_param_u64("blocksize", o->blocksize);
+	out_param_u64("erasesize", o->erasesize);
+	out_param_u64("offset", o->offset);
+	out_param_u64("count", o->count);
+	out_param_bool("random", o->random);
+	if (o->size)
+		out_param_u64("size", o->size);
+	if (o->runs)
+		out_param_u64("runs", o->runs);
+	if (o->max_write)
+		out_param_u64("max-write", o->max_write);
+	if (o->max_time)
+		out_param_u64("max-time", o->max_time);
+	for (const struct fb_test *const *p = fb_tests; *p; p++)
+		for (const struct fb_option *x = (*p)->options; x && x->name; x++)
+			if (fb_test_selected(o, *p))
+				put_param(x, o);
+}
+
+/* Create or empty --out (a new one is locked at once, an existing one already is). */
+static int open_out(const struct fb_opts *o, const struct target *t)
 {
 	struct stat st;
 	bool fresh = o->out && stat(o->out, &st) < 0;
+	int r;
 
-	if (report_open(o->out) < 0) {
+	if (out_open(o->out, (enum out_format)o->format) < 0) {
 		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
 		return FB_EUSAGE;
 	}
-	if (!fresh)
-		return FB_OK;
 	snprintf(msg, sizeof(msg), "--out=%s", o->out);
-	return runlock_fd(report_fileno(), msg, o->out);
+	if (fresh && (r = runlock_fd(out_fileno(), msg, o->out)) != FB_OK)
+		return r;
+	put_head(o, t);
+	return FB_OK;
 }
 
 /* One write test's regions appended to *r (grown); its end checked against size. */
@@ -185,7 +222,7 @@ static int prepare(struct fb_opts *o, struct target *t, struct preserve **saved,
 
 	eng_signals();
 	*measured = false;
-	if (early && (st = open_out(o)) == FB_OK) {
+	if (early && (st = open_out(o, t)) == FB_OK) {
 		st = prepare_tests(o, t);
 		*measured = true;
 	} else if (st == FB_OK) {
@@ -196,22 +233,50 @@ static int prepare(struct fb_opts *o, struct target *t, struct preserve **saved,
 	if (st == FB_OK)
 		st = preserve_begin(o, t, r, n, saved);
 	free(r);
-	if (st == FB_OK && !early && (st = open_out(o)) != FB_OK) {
+	if (st == FB_OK && !early && (st = open_out(o, t)) != FB_OK) {
 		preserve_discard(*saved);
 		*saved = NULL;
 	}
 	return st;
 }
 
+/* What the results say of a test or a run that ended with status r. */
+static const char *status_of(int r)
+{
+	return r == FB_OK ? "done" : r == FB_EINTR ? "interrupted" : "failed";
+}
+
+static const char *reason_of(int r)
+{
+	static char why[64];
+
+	if (r == FB_EINTR) {
+		snprintf(why, sizeof(why), "signal %d", (int)fb_stop);
+		return why;
+	}
+	if (r != FB_OK && out_error())
+		return strerror(out_error());
+	return r == FB_OK ? NULL : eng_last_error();
+}
+
+/* Each selected test in its own section of the results, in the table's order. */
 static int run_tests(const struct fb_opts *o, struct target *t, int r)
 {
-	for (const struct fb_test *const *p = fb_tests; *p && r == FB_OK; p++)
-		if (fb_test_selected(o, *p))
-			r = (*p)->run(o, t);
-	if (r == FB_EINTR || (r == FB_OK && fb_stop)) {
-		report_line("interrupted by signal %d: the lines above are all that was measured",
-			    (int)fb_stop);
-		r = FB_EINTR;
+	for (const struct fb_test *const *p = fb_tests; *p && r == FB_OK; p++) {
+		if (!fb_test_selected(o, *p))
+			continue;
+		out_test_begin((*p)->name);
+		r = (*p)->run(o, t);
+		if (r == FB_OK && fb_stop)
+			r = FB_EINTR;
+		if (r != FB_EINTR)
+			out_test_end(status_of(r), reason_of(r));
+	}
+	/* Inside the section of the test that was stopped (or that measured first). */
+	if (r == FB_EINTR) {
+		out_note("interrupted by signal %d: the lines above are all that was measured",
+			 (int)fb_stop);
+		out_test_end(status_of(r), reason_of(r));
 	}
 	return r;
 }
@@ -243,7 +308,7 @@ int fb_run(struct fb_opts *o)
 	if (o->verbose && t->ops->stats)
 		t->ops->stats(t, stderr);
 	/* A result that could not be written was reported when it happened. */
-	if (report_close() < 0 && r == FB_OK)
+	if (out_close(r, status_of(r), reason_of(r)) < 0 && r == FB_OK)
 		r = FB_EDEV;
 	target_close(t);
 	return r;

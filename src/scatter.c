@@ -7,8 +7,19 @@
 
 #include "engine.h"
 #include "modules.h"
-#include "report.h"
 #include "tests/test.h"
+
+/* One row per position: offset in MiB and time in ms, for gnuplot. */
+static void scatter_text(char *line, size_t len, const union out_val *v)
+{
+	snprintf(line, len, "%g\t%g", (double)v[0].u / 1048576.0, v[1].d / 1e6);
+}
+
+static const struct out_field scatter_fields[] = {
+	{ "offset_bytes", OT_BYTES }, { "time_ns", OT_NS },
+};
+
+static const struct out_table scatter_table = { "scatter", scatter_fields, 2, scatter_text, NULL };
 
 /* Its own options: 2^order positions, span blocks read at each. */
 static struct {
@@ -26,7 +37,7 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 	uint64_t npos = 1ull << so.order;
 	uint64_t len = o->blocksize * so.span;
 	uint64_t stride, ns;
-	double *ms;
+	double *t_ns;
 	struct lfsr l;
 	void *buf;
 	int r = FB_OK;
@@ -39,14 +50,14 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 		stride = o->blocksize;
 	while (npos > 1 && (npos - 1) * stride + len > t->size)
 		npos--;
-	ms = calloc(npos, sizeof(*ms));
+	t_ns = calloc(npos, sizeof(*t_ns));
 	buf = eng_buffer(t, len);
-	if (!ms || !buf) {
+	if (!t_ns || !buf) {
 		r = FB_EDEV;
 		goto out;
 	}
 	for (uint64_t i = 0; i < npos; i++)
-		ms[i] = -1;
+		t_ns[i] = -1;
 	lfsr_init(&l, npos);
 	for (uint64_t i = 0; i < npos; i++) {
 		uint64_t p = lfsr_next(&l);
@@ -54,14 +65,17 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 		r = eng_read_min(t, buf, len, p * stride, o->count, &ns);
 		if (r != FB_OK)
 			break;
-		ms[p] = (double)ns / 1e6;
+		t_ns[p] = (double)ns;
 	}
 	/* Print what was measured, also when stopped half-way. */
-	for (uint64_t i = 0; i < npos; i++)
-		if (ms[i] >= 0)
-			report_line("%g\t%g", (double)(i * stride) / 1048576.0, ms[i]);
+	for (uint64_t i = 0; i < npos; i++) {
+		union out_val v[2] = { { .u = i * stride }, { .d = t_ns[i] } };
+
+		if (t_ns[i] >= 0)
+			out_row(&scatter_table, v);
+	}
 out:
-	free(ms);
+	free(t_ns);
 	eng_buffer_free(buf);
 	return r;
 }
@@ -94,4 +108,5 @@ const struct fb_test test_scatter = {
 	.defaults = scatter_defaults,
 	.check = scatter_check,
 	.run = test_scatter_run,
+	.tables = (const struct out_table *const[]){ &scatter_table, NULL },
 };

@@ -10,6 +10,8 @@
 
 static struct out_state st = { .r = &out_text_renderer };
 static int first_error;
+static const char *out_name;		/* --out, NULL for standard output */
+static const char *stop_reason;		/* the test stopped early, and why */
 
 /* Verdict and note lines are at most this long (longer ones are cut). */
 #define OUT_LINE 8192
@@ -49,7 +51,13 @@ int out_open(const char *path, enum out_format fmt)
 	st.f = f;
 	st.r = r[fmt];
 	first_error = 0;
+	out_name = path;
 	return 0;
+}
+
+int out_fileno(void)
+{
+	return fileno(out_file());
 }
 
 enum out_format out_format(void)
@@ -59,14 +67,33 @@ enum out_format out_format(void)
 	return st.r == &out_csv_renderer ? OUT_CSV : OUT_TEXT;
 }
 
-/* After every record: flush, and remember the first error for out_error(). */
+/* The first error, said once, with the real errno. */
+static void out_failed(int e, const char *then)
+{
+	if (first_error)
+		return;
+	first_error = e ? e : EIO;
+	if (out_name)
+		fprintf(stderr, "flashbench: --out=%s: cannot write the results: %s%s\n", out_name,
+			strerror(first_error), then);
+	else
+		fprintf(stderr, "flashbench: standard output: cannot write the results: %s%s\n",
+			strerror(first_error), then);
+}
+
+/*
+ * After every record: a result that cannot be written (a full disk, a
+ * closed pipe) stops the test at its next request (out_error()), with
+ * the real error -- a write test must not go on writing the device for
+ * results nobody will see.
+ */
 static void out_flush(void)
 {
 	FILE *f = out_file();
 
+	errno = 0;
 	if (fflush(f) != 0 || ferror(f)) {
-		if (!first_error)
-			first_error = errno ? errno : EIO;
+		out_failed(errno, "; stopping the test");
 		clearerr(f);
 	}
 }
@@ -110,6 +137,13 @@ void out_param_bool(const char *name, bool v)
 	st.r->param(&st, name, OT_BOOL, &x);
 }
 
+void out_param_real(const char *name, double v)
+{
+	union out_val x = { .d = v };
+
+	st.r->param(&st, name, OT_REAL, &x);
+}
+
 /* A record outside out_test_begin/end (a note of main's): its own test. */
 static void out_need_test(void)
 {
@@ -131,6 +165,7 @@ void out_test_begin(const char *test)
 	st.test = test;
 	st.table = NULL;
 	st.records = 0;
+	stop_reason = NULL;
 	st.r->test_begin(&st, test);
 	st.tests++;
 }
@@ -172,10 +207,19 @@ void out_note(const char *fmt, ...)
 	out_flush();
 }
 
+void out_test_stopped(const char *reason)
+{
+	stop_reason = reason;
+}
+
 void out_test_end(const char *status, const char *reason)
 {
 	if (!st.test)
 		return;
+	if (stop_reason && strcmp(status, "done") == 0) {
+		status = "stopped";
+		reason = stop_reason;
+	}
 	st.r->test_end(&st, status, reason);
 	st.test = NULL;
 	out_flush();
@@ -191,9 +235,11 @@ int out_close(int exit_status, const char *status, const char *reason)
 	if (st.run_begun)
 		st.r->run_end(&st, exit_status, status, reason);
 	out_flush();
-	if (f != stdout && fclose(f) != 0 && !first_error)
-		first_error = errno ? errno : EIO;
+	errno = 0;
+	if (f != stdout && fclose(f) != 0)
+		out_failed(errno, "");
 	e = first_error;
+	out_name = NULL;
 	memset(&st, 0, sizeof(st));
 	st.r = &out_text_renderer;
 	return e ? -e : 0;

@@ -59,11 +59,12 @@ struct out_table {
 
 /* A verdict: the text line plus what a program needs from it. */
 struct out_verdict {
+	const char *label;	/* its text line is "LABEL: TEXT"; NULL: "verdict: TEXT" */
 	const char *name;	/* what is judged: "erase_block", "page", "open_aus" ... */
 	const char *result;	/* "named", "uncertain", "none", "fast", "slow" ... */
 	bool has_value;
 	uint64_t value;		/* the named number (bytes or a count) */
-	const char *unit;	/* "bytes" or "count" (NULL: none) */
+	const char *unit;	/* "bytes", "count", "ns" (NULL: none) */
 };
 
 /*
@@ -81,16 +82,19 @@ void out_device(const char *path, const char *kind, uint64_t size, uint32_t sect
 void out_param_u64(const char *name, uint64_t v);
 void out_param_str(const char *name, const char *v);
 void out_param_bool(const char *name, bool v);
+void out_param_real(const char *name, double v);
 
 /* One test's records, between out_test_begin() and out_test_end(). */
 void out_test_begin(const char *test);
 void out_row(const struct out_table *t, const union out_val *v);
-/* A verdict; the text line is "verdict: " + the formatted text. */
+/* A verdict; the text line is "verdict: " (or its label) + the formatted text. */
 void out_verdict(const struct out_verdict *v, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Any other result line (a summary, a probe heading): text as it is. */
 void out_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* status: "done", "stopped" (early, with reason), "interrupted", "failed" */
+/* The test ends early by its own rule (reason: what it saw); its status is "stopped". */
+void out_test_stopped(const char *reason);
+/* status: "done" (or "stopped", as said above), "interrupted", "failed" */
 void out_test_end(const char *status, const char *reason);
 
 /*
@@ -102,9 +106,12 @@ int out_close(int exit_status, const char *status, const char *reason);
 
 /*
  * The output broke (a full disk, a closed pipe): the errno of the first
- * failed write, else 0. Write tests stop at the next request when it is
- * set: there is no point in overwriting a device whose results are lost.
+ * failed write (said on stderr when it happened), else 0. The engine
+ * stops every test at its next request then: there is no point in
+ * overwriting a device whose results are lost.
  */
 int out_error(void);
+/* The descriptor results go to (the lock on a new --out). */
+int out_fileno(void);
 
 #endif

@@ -114,8 +114,10 @@ static void csv_comment(FILE *f, const char *prefix, const char *text)
 
 static void csv_verdict(struct out_state *s, const struct out_verdict *v, const char *text)
 {
-	(void)v;
-	csv_comment(s->f, "verdict: ", text);
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "%s: ", v && v->label ? v->label : "verdict");
+	csv_comment(s->f, prefix, text);
 }
 
 static void csv_note(struct out_state *s, const char *text)

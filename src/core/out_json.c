@@ -9,7 +9,8 @@
  *  "status":S,"exit_status":N[,"reason":R]}
  *
  * A RECORD is {"type":"row","table":T,FIELD:VALUE...},
- * {"type":"verdict","verdict":NAME,"result":R[,"value":N,"unit":U],"text":TEXT}
+ * {"type":"verdict","verdict":NAME,"result":R[,"value":N,"unit":U],"text":TEXT
+ * [,"label":L]} (its text line is "L: TEXT", else "verdict: TEXT")
  * or {"type":"note","text":TEXT}. One record per line.
  */
 #include "json.h"
@@ -127,6 +128,10 @@ static void json_verdict(struct out_state *s, const struct out_verdict *v, const
 	}
 	fputs(",\"text\":", s->f);
 	json_put_string(s->f, text);
+	if (v && v->label) {
+		fputs(",\"label\":", s->f);
+		json_put_string(s->f, v->label);
+	}
 	fputc('}', s->f);
 }
 

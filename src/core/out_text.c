@@ -44,8 +44,7 @@ static void text_row(struct out_state *s, const struct out_table *t, const union
 
 static void text_verdict(struct out_state *s, const struct out_verdict *v, const char *text)
 {
-	(void)v;
-	fprintf(s->f, "verdict: %s\n", text);
+	fprintf(s->f, "%s: %s\n", v && v->label ? v->label : "verdict", text);
 }
 
 static void text_note(struct out_state *s, const char *text)

@@ -314,6 +314,7 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "max-time", U_FIND_OPEN_AU },
 	{ "no-early-stop", U_WRITES },
 	{ "out", U_TESTS | U_ANALYZE },
+	{ "format", U_TESTS | U_ANALYZE },
 	{ "verbose", U_TESTS },
 };
 

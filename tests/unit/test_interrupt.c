@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/out.h"
 #include "engine.h"
 #include "modules.h"
 #include "tests/test.h"
@@ -57,9 +58,9 @@ static int run(int (*test)(const struct fb_opts *, struct target *), struct fb_o
 	t->ops = &wrapped;
 	countdown = k;
 	fb_stop = 0;
-	report_open(path);
+	out_open(path, OUT_TEXT);
 	r = test(o, t);
-	report_close();
+	out_close(0, "done", NULL);
 	t->ops = orig;
 	target_close(t);
 	f = fopen(path, "r");

@@ -28,7 +28,7 @@ static char *render(enum out_format fmt, bool interrupted)
 	double rates[3] = { 1e6, 2.5e6, 0.5 };
 	union out_val v[4] = { { .u = 4096 }, { .d = 1234.5 }, { .list = { rates, 3 } },
 			       { .s = "a \"quoted\", name\n" } };
-	struct out_verdict vd = { "erase_block", "named", true, 4194304, "bytes" };
+	struct out_verdict vd = { NULL, "erase_block", "named", true, 4194304, "bytes" };
 	char *argv[] = { "flashbench", "-a", "sim:" };
 	static char buf[65536];
 	FILE *f;

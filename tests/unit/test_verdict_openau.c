@@ -3,6 +3,7 @@
  * the time per write stops shrinking, the rate halves line by line) and
  * inconclusive, the early-stop tracker, and the bracket.
  */
+#include "core/out.h"
 #include "report.h"
 #include "unit.h"
 #include "verdict_openau.h"
@@ -30,7 +31,7 @@ int main(void)
 	struct oa_stop *s;
 	double wns;
 
-	report_open("/dev/null");
+	out_open("/dev/null", OUT_TEXT);
 	run(&r, 0.4, 0, 9, true);
 	oa_classify(&r, &res);
 	CHECK(res.c == OA_FAST);
@@ -82,6 +83,6 @@ int main(void)
 	CHECK(b.fast == 4 && b.slow == 5 && !b.contradicts);
 	oa_bracket_add(&b, 6, OA_FAST);
 	CHECK(b.contradicts);
-	report_close();
+	out_close(0, "done", NULL);
 	UNIT_DONE();
 }
