@@ -48,7 +48,7 @@
 /* Each line writes erase / FAU_FRACTION bytes to each erase block. */
 #define FAU_FRACTION 8
 /* The most erase blocks the search tries (and --preserve saves). */
-#define FAU_MAX_NR 64
+#define FAU_MAX_NR 128
 
 struct fau {
 	const struct fb_opts *o;
@@ -278,7 +278,7 @@ static int search(struct fau *f, unsigned max)
 			lo = mid;
 	}
 	if (lo >= max && !hi)
-		f->limit = max >= FAU_MAX_NR ? "the search tries at most 64 erase blocks"
+		f->limit = max >= FAU_MAX_NR ? "the search tries at most 128 erase blocks"
 					     : "no room on the device for more erase blocks";
 	return FB_OK;
 }
