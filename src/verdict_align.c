@@ -38,13 +38,23 @@
 /* More than one row in this many left out: no erase size. */
 #define VA_MAX_LEFT_OUT 4
 /* A second rise above the erase step competes with it when it is at least this part of it. */
-#define VA_SECOND 0.25
+#define VA_SECOND 0.4
 /* Partly raised rows of the other family: full above this fraction, partial below the next. */
 #define VA_FULL 0.8
 #define VA_PARTIAL 0.6
-/* A plain read this far from its column's median (and this many spreads) is far off. */
+/* A confirming row lies this far up the step, the row below it this far from the top. */
+#define VA_ROW_UP 0.65
+/* The other family confirms a step when its rows from there up rise this part of it. */
+#define VA_CONFIRM_LO 0.75
+#define VA_CONFIRM_HI 1.4
+/* A plain read this far from its column's median (and this many spreads) is far off:
+ * the row is left out... */
 #define VA_READ_OFF 0.4
 #define VA_READ_SPREADS 6.0
+/* ...and this far, disturbed: the row cannot place a step; so is one whose
+ * post / pre ratio is this far off that of the rows around it. */
+#define VA_READ_SHAKY 0.15
+#define VA_READ_LOPSIDED 0.12
 
 bool va_is_3x(uint64_t b)
 {
@@ -71,9 +81,22 @@ static void column(const struct va_row *rows, size_t n, bool post, double *med, 
 	*sd = m ? 1.4826 * stats_median(dev, m) : 0;
 }
 
-static bool far_off(double t, double med, double sd)
+static bool far_off(double t, double med, double sd, double frac)
 {
-	return t > 0 && med > 0 && fabs(t - med) > fmax(VA_READ_OFF * med, VA_READ_SPREADS * sd);
+	return t > 0 && med > 0 && fabs(t - med) > fmax(frac * med, VA_READ_SPREADS * sd);
+}
+
+/*
+ * Were pre and post of the row slowed (or sped up) alike? Then most
+ * likely so was the read between them (the tries of pre, on and post
+ * alternate; the original tool took them one after the other), and the
+ * row is kept; but a slow episode that spans positions can still have
+ * missed the read between them at one: it is disturbed all the same.
+ */
+static bool evenly_slowed(const struct va_row *r, double mpre, double mpost)
+{
+	return r->pre > 0 && r->post > 0 && mpre > 0 && mpost > 0 &&
+	       fabs(r->pre / mpre - r->post / mpost) <= VA_READ_LOPSIDED;
 }
 
 /*
@@ -98,29 +121,28 @@ static void read_rows(const struct va_row *rows, size_t n, struct vs_fam *p2, st
 	}
 	v->plain = m ? stats_median(all, m) : 0;
 	for (size_t i = 0; i < n; i++) {
-		if (far_off(rows[i].pre, mpre, spre) || far_off(rows[i].post, mpost, spost)) {
+		bool even = evenly_slowed(&rows[i], mpre, mpost);
+
+		if (!even && (far_off(rows[i].pre, mpre, spre, VA_READ_OFF) ||
+			      far_off(rows[i].post, mpost, spost, VA_READ_OFF))) {
 			if (v->outliers < VA_LEFT_SHOWN)
 				v->left[v->outliers] = rows[i].b;
 			v->outliers++;
 			continue;
 		}
 		if (is_pow2(rows[i].b))
-			vs_add(p2, rows[i].b, rows[i].diff);
+			vs_add(p2, rows[i].b, rows[i].diff, rows[i].pre, rows[i].post);
 		else if (va_is_3x(rows[i].b))
-			vs_add(p3, rows[i].b, rows[i].diff);
+			vs_add(p3, rows[i].b, rows[i].diff, rows[i].pre, rows[i].post);
 	}
+	vs_disturbed(p2, VA_READ_SHAKY, VA_READ_LOPSIDED);
+	vs_disturbed(p3, VA_READ_SHAKY, VA_READ_LOPSIDED);
 }
 
-/* The most negative diff of both families (as a positive number), or 0. */
+/* How far a negative diff of either family lies below its neighbours (verdict_step.h). */
 static double most_negative(const struct vs_fam *p2, const struct vs_fam *p3)
 {
-	double neg = 0;
-
-	for (size_t i = 0; i < p2->n; i++)
-		neg = fmax(neg, -p2->d[i]);
-	for (size_t i = 0; i < p3->n; i++)
-		neg = fmax(neg, -p3->d[i]);
-	return neg;
+	return fmax(vs_negative(p2), vs_negative(p3));
 }
 
 /* Noise, then single spikes and dips left out, then the noise of what is left. */
@@ -137,10 +159,19 @@ static void settle(struct vs_fam *f, double neg, struct va_verdict *v)
 static void erase_rise(const struct vs_fam *f, size_t lo, struct rise *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->found = vs_first_rise(f, lo, VA_ERASE_MIN, VA_MIN_ABOVE, &r->s);
-	/* (A level that creeps up by a few percent near the top is no second erase block.) */
-	if (r->found && r->s.flaw == VS_CLEAN && r->s.k + 1 < f->n)
-		r->second = vs_first_rise(f, r->s.k, f->b[r->s.k + 1], VA_MIN_ABOVE, &r->s2) &&
+	/* (A level has two rows at least: the first candidate is two rows above lo.) */
+	r->found = lo + 2 < f->n &&
+		   vs_first_rise(f, lo, f->b[lo + 2] > VA_ERASE_MIN ? f->b[lo + 2] : VA_ERASE_MIN,
+				 VA_MIN_ABOVE, &r->s);
+	/*
+	 * (A level that creeps up by a few percent is no second erase block,
+	 * nor are the top rows alone: they are measured at the fewest
+	 * positions, and scatter the most; nor is the step's own row a level
+	 * below a second rise: a level has two rows at least.)
+	 */
+	if (r->found && r->s.flaw == VS_CLEAN && r->s.k + 2 < f->n)
+		r->second = vs_first_rise(f, r->s.k, f->b[r->s.k + 2], VA_MIN_ABOVE, &r->s2) &&
+			    r->s2.flaw != VS_FEW &&
 			    r->s2.up - r->s2.down >= VA_SECOND * (r->s.up - r->s.down);
 }
 
@@ -165,18 +196,71 @@ static double raised(const struct vs_fam *f, size_t lo, uint64_t b, double h)
 	return (vs_med(f, i, f->n) - vs_med(f, lo, i)) / h;
 }
 
+/* How far chance moves raised(f, lo, b, h) (a fraction of h, like it). */
+static double raised_noise(const struct vs_fam *f, size_t lo, uint64_t b, double h)
+{
+	return h > 0 ? vs_diff_noise(f, lo, vs_index(f, b)) / h : INFINITY;
+}
+
+/*
+ * A fraction q of a full step, give or take sq (its noise): fully raised
+ * (1), partly (-1), or chance could make it either (0). A step is full
+ * when it is at least VA_FULL high and clear of half, partial when it is
+ * at most VA_PARTIAL and clear of VA_FULL, by twice its noise.
+ */
+static int fullness(double q, double sq)
+{
+	if (q >= VA_FULL && q - 2 * sq >= 0.5)
+		return 1;
+	if (q <= VA_PARTIAL && q + 2 * sq <= VA_FULL)
+		return -1;
+	return 0;
+}
+
 /* Both families step cleanly where a 2^n block of the power-of-two size would make them. */
 static void judge_both(const struct ctx *c, const struct rise *r2, const struct rise *r3,
 		       struct va_verdict *v)
 {
-	double q = height(&r2->s) / height(&r3->s);
+	double h3 = height(&r3->s), q = height(&r2->s) / h3;
+	double n2 = vs_diff_noise(c->p2, r2->s.lo, r2->s.k);
+	double n3 = vs_diff_noise(c->p3, r3->s.lo, r3->s.k);
+	int full = fullness(q, sqrt(n2 * n2 + q * q * n3 * n3) / h3);
 
-	if (q >= VA_FULL)
+	if (full > 0)
 		vt_found(c, r2, r3, false, q, v);
-	else if (q <= VA_PARTIAL)
+	else if (full < 0)
 		vt_found(c, r3, r2, true, q, v);
 	else
 		vt_families(c, r2, r3, q, v);
+}
+
+/*
+ * Are the rows of f from boundary b up raised as high as a step of
+ * height h, with the row at b up and the one below it down (the other
+ * family's confirmation of a step of height h, even where that family
+ * has no clean step of its own)? *r gets that rise.
+ */
+static bool confirms(const struct vs_fam *f, size_t lo, uint64_t b, double h, struct rise *r)
+{
+	size_t k = vs_index(f, b);
+	double q;
+
+	memset(r, 0, sizeof(*r));
+	if (k >= f->n || f->b[k] != b || k <= lo || f->b[k - 1] != b / 2 || h <= 0)
+		return false;
+	vs_test(f, lo, k, 0, &r->s);
+	r->found = true;
+	q = raised(f, lo, b, h);
+	if (fullness(q, raised_noise(f, lo, b, h)) <= 0)
+		return false;
+	/*
+	 * (Raised far higher, it is the full step over a partial one: a 3 x 2^n
+	 * card. Partly raised rows of a 3 x 2^n card reach at most half: of
+	 * the eight positions of a row, three in eight or so are erase
+	 * boundaries, never the first.)
+	 */
+	return q >= VA_CONFIRM_LO && q <= VA_CONFIRM_HI && f->d[k] - r->s.down >= 0.5 * h &&
+	       f->d[k - 1] - r->s.down <= 0.5 * h && !f->shaky[k];
 }
 
 /* Only the power-of-two family steps cleanly. */
@@ -185,23 +269,40 @@ static void judge_pow2(const struct ctx *c, const struct rise *r2, const struct 
 {
 	uint64_t e = c->p2->b[r2->s.k];
 	size_t i3 = vs_index(c->p3, 3 * e);
+	struct rise r;
 
 	if (c->p3->n - i3 < VA_MIN_ABOVE || i3 == 0)
 		vt_found(c, r2, NULL, false, 1, v);
-	else if (r3->found && c->p3->b[r3->s.k] == 3 * e && r3->s.flaw == VS_OVERLAP &&
-		 height(&r2->s) >= VA_FULL * height(&r3->s))
+	else if (r3->found && c->p3->b[r3->s.k] == 3 * e &&
+		 height(&r2->s) >= VA_FULL * height(&r3->s) &&
+		 height(&r2->s) <= height(&r3->s) / VA_FULL)
+		/* The 3 x 2^n rows rise where they must, as high, if not cleanly. */
 		vt_found(c, r2, r3, false, height(&r2->s) / height(&r3->s), v);
+	else if (confirms(c->p3, c->lo3, 3 * e, height(&r2->s), &r))
+		/* They are raised from there, if their own first rise lies elsewhere. */
+		vt_found(c, r2, &r, false, 1, v);
 	else
 		vt_disagree(c, r2, r3, v);
 }
 
-/* Only the 3 x 2^n family steps cleanly: are the power-of-two rows from E/3 up fully raised? */
-static void judge_3x(const struct ctx *c, const struct rise *r3, struct va_verdict *v)
+/*
+ * Only the 3 x 2^n family steps cleanly, at E: the erase block is E, or
+ * E/3 (a 2^n block steps the 3 x 2^n rows at three times its size). The
+ * power-of-two rows from E/3 up tell which: on a 3 x 2^n card at most a
+ * few of their positions are erase boundaries (never the first, an odd
+ * multiple of E/3 that 3 does not divide), on a 2^n card all of them.
+ */
+static void judge_3x(const struct ctx *c, const struct rise *r2, const struct rise *r3,
+		     struct va_verdict *v)
 {
 	uint64_t e = c->p3->b[r3->s.k];
 	double q = raised(c->p2, c->lo2, e / 3, height(&r3->s));
+	struct rise r;
 
-	if (q >= VA_PARTIAL)
+	if (confirms(c->p2, c->lo2, e / 3, height(&r3->s), &r))
+		vt_found(c, r2->found && c->p2->b[r2->s.k] == e / 3 ? r2 : &r, r3, false, q, v);
+	else if (fullness(q, raised_noise(c->p2, c->lo2, e / 3, height(&r3->s))) >= 0 &&
+		 vs_index(c->p2, e / 3) < c->p2->n)
 		vt_partial(c, r3, q, v);
 	else
 		vt_found(c, r3, NULL, true, q, v);
@@ -215,19 +316,42 @@ static void judge_erase(const struct ctx *c, struct va_verdict *v)
 	erase_rise(c->p3, c->lo3, &r3);
 	if (clean(&r2) && clean(&r3) && c->p3->b[r3.s.k] == 3 * c->p2->b[r2.s.k])
 		judge_both(c, &r2, &r3, v);
+	else if (clean(&r2) && clean(&r3) && c->p2->b[r2.s.k] > c->p3->b[r3.s.k] / 3 &&
+		 height(&r2.s) <= VA_PARTIAL * height(&r3.s))
+		/* The power-of-two rows partly raised above E/3 of a 3 x 2^n card. */
+		judge_3x(c, &r2, &r3, v);
 	else if (clean(&r2))
 		judge_pow2(c, &r2, &r3, v);
 	else if (clean(&r3))
-		judge_3x(c, &r3, v);
+		judge_3x(c, &r2, &r3, v);
 	else
 		vt_unclear(c, &r2, &r3, v);
+}
+
+/*
+ * The 3 x 2^n rows must not contradict a page P: the boundaries 3P and
+ * up are page boundaries too, 3P/2 is none. Where both rows were
+ * measured, 3P lies up the page's rise and 3P/2 on the floor.
+ */
+static bool page_agrees(const struct vs_fam *p2, size_t page, const struct vs_fam *p3)
+{
+	uint64_t pg = p2->b[page];
+	size_t k = vs_index(p3, 3 * pg);
+	double h = vs_med(p2, page, page + 3 < p2->n ? page + 3 : p2->n) - vs_med(p2, 0, page);
+	double floor3;
+
+	if (k == 0 || k >= p3->n || p3->b[k] != 3 * pg || p3->b[k - 1] != 3 * pg / 2)
+		return true;	/* (nothing to check it with) */
+	floor3 = vs_med(p3, 0, k);
+	return !p3->shaky[k] && !p3->shaky[k - 1] && p3->d[k] - floor3 >= VA_ROW_UP * h &&
+	       p3->d[k - 1] - floor3 <= (1 - VA_ROW_UP) * h;
 }
 
 static void judge_page(struct ctx *c, struct va_verdict *v)
 {
 	size_t page, second;
 
-	if (!vs_page(c->p2, VA_PAGE_MAX, &page, &second))
+	if (!vs_page(c->p2, VA_PAGE_MAX, &page, &second) || !page_agrees(c->p2, page, c->p3))
 		return;
 	vt_page(c->p2, page, second, v);
 	/* (Pages read in pairs: the level below the erase step starts at the second rise.) */
@@ -235,12 +359,28 @@ static void judge_page(struct ctx *c, struct va_verdict *v)
 	c->lo3 = vs_index(c->p3, 3 * v->page);
 }
 
-/* An erase size found in what is left of a table that lost many rows
- * rests on too little: say so instead. */
-static void too_many_left_out(struct va_verdict *v, size_t n)
+/* Rows of both families whose plain reads were disturbed. */
+static unsigned shaky_rows(const struct vs_fam *p2, const struct vs_fam *p3)
 {
+	unsigned n = 0;
+
+	for (size_t i = 0; i < p2->n; i++)
+		n += p2->shaky[i];
+	for (size_t i = 0; i < p3->n; i++)
+		n += p3->shaky[i];
+	return n;
+}
+
+/* An erase size found in what is left of a table that lost many rows,
+ * or whose reads were disturbed in many, rests on too little: say so. */
+static void too_many_left_out(const struct ctx *c, struct va_verdict *v, size_t n)
+{
+	unsigned shaky = shaky_rows(c->p2, c->p3);
+
 	if (v->erase_state == VA_FOUND && v->outliers * VA_MAX_LEFT_OUT > n)
-		vt_left_out(v, n);
+		vt_left_out(v, n, false);
+	else if (v->erase_state == VA_FOUND && (v->outliers + shaky) * VA_MAX_LEFT_OUT > n)
+		vt_left_out(v, n, true);
 }
 
 void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
@@ -267,7 +407,7 @@ void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
 		v->noise = p2->noise;
 		judge_page(&c, v);
 		judge_erase(&c, v);
-		too_many_left_out(v, n);
+		too_many_left_out(&c, v, n);
 	}
 	if (v->erase_state == VA_NONE && v->page_state == VA_NONE)
 		vt_no_pattern(&c, rows, n, v);

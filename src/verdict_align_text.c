@@ -79,12 +79,17 @@ void vt_found(const struct ctx *c, const struct rise *main, const struct rise *o
 		return;
 	}
 	step_text(lv, sizeof(lv), f, &main->s);
+	if (main->s.flaw != VS_CLEAN)
+		snprintf(lv + strlen(lv), sizeof(lv) - strlen(lv), ", a rise if not a clean step");
 	if (three)
 		snprintf(why, sizeof(why), "%s; the power-of-two rows from %s rise only %.0f%% of that",
 			 lv, fmt_size(a, sizeof(a), e / 3), 100 * q);
-	else if (other)
+	else if (other && other->s.flaw == VS_CLEAN)
 		snprintf(why, sizeof(why), "%s; the 3 x 2^n rows agree: step at %s", lv,
 			 fmt_size(a, sizeof(a), g->b[other->s.k]));
+	else if (other)
+		snprintf(why, sizeof(why), "%s; the 3 x 2^n rows agree: they rise at %s, if not "
+			 "cleanly, as high", lv, fmt_size(a, sizeof(a), g->b[other->s.k]));
 	else
 		snprintf(why, sizeof(why), "%s; %s", lv, g->n ? "too few 3 x 2^n rows to check"
 			 : "power-of-two rows only");
@@ -190,6 +195,12 @@ static void flawed(const struct vs_fam *f, const struct vs_step *s, const char *
 		set_doubt(v, lo, hi, why);
 		break;
 	}
+	case VS_SHAKY:
+		snprintf(why, sizeof(why), "%s or %s: the %s rows rise at %s (%s), but the plain reads "
+			 "at %s were disturbed", fmt_size(b, sizeof(b), f->b[k - 1]), a, fam, a, lv,
+			 fmt_size(x, sizeof(x), f->b[f->shaky[k] ? k : k - 1]));
+		set_doubt(v, f->b[k - 1], f->b[k], why);
+		break;
 	default:
 		snprintf(why, sizeof(why), "%s?: the %s rows rise at %s (%s), but the lowest diff from "
 			 "there up (%s) is not clear of the highest below (%s)", a, fam, a, lv,
@@ -202,7 +213,8 @@ static void flawed(const struct vs_fam *f, const struct vs_step *s, const char *
 void vt_unclear(const struct ctx *c, const struct rise *r2, const struct rise *r3,
 		struct va_verdict *v)
 {
-	char why[WHY_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN], d[FB_FMT_LEN], n[48], cut[80];
+	char why[WHY_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN], d[FB_FMT_LEN], e[FB_FMT_LEN], n[48];
+	char cut[80];
 	const struct vs_fam *f = c->p2;
 	size_t i = vs_index(f, 128 * 1024);
 
@@ -222,7 +234,7 @@ void vt_unclear(const struct ctx *c, const struct rise *r2, const struct rise *r
 	snprintf(why, sizeof(why), "no step above the page size: the diffs from %s up lie between "
 		 "%s and %s (%s, plain reads %s)%s", fmt_size(a, sizeof(a), f->b[i]),
 		 fmt_time(b, sizeof(b), vs_min(f, i, f->n)), fmt_time(d, sizeof(d), vs_max(f, i, f->n)),
-		 noise_text(n, sizeof(n), f, f->noise), fmt_time(a, sizeof(a), v->plain),
+		 noise_text(n, sizeof(n), f, f->noise), fmt_time(e, sizeof(e), v->plain),
 		 cut_text(cut, sizeof(cut), f));
 	set_doubt(v, 0, 0, why);
 }
@@ -242,13 +254,13 @@ void vt_page(const struct vs_fam *f, size_t k, size_t second, struct va_verdict 
 			 "pages read in pairs?", fmt_size(a, sizeof(a), f->b[second]));
 }
 
-void vt_left_out(struct va_verdict *v, size_t n)
+void vt_left_out(struct va_verdict *v, size_t n, bool shaky)
 {
 	char why[WHY_LEN], a[FB_FMT_LEN];
 
-	snprintf(why, sizeof(why), "%s?: %.500s, but %u of %zu rows were left out as too noisy "
-		 "(try a larger --count)", fmt_size(a, sizeof(a), v->erase), v->erase_why,
-		 v->outliers, n);
+	snprintf(why, sizeof(why), "%s?: %.500s, but more than a quarter of the %zu rows were %s "
+		 "(try a larger --count)", fmt_size(a, sizeof(a), v->erase), v->erase_why, n,
+		 shaky ? "left out or had disturbed plain reads" : "left out as too noisy");
 	set_doubt(v, v->erase, 0, why);
 }
 

@@ -42,8 +42,9 @@ void vt_unclear(const struct ctx *c, const struct rise *r2, const struct rise *r
 		struct va_verdict *v);
 /* The page found at row page of f (second: a further rise at that row, or 0). */
 void vt_page(const struct vs_fam *f, size_t page, size_t second, struct va_verdict *v);
-/* A named size that rests on a table that lost too many of its n rows. */
-void vt_left_out(struct va_verdict *v, size_t n);
+/* A named size that rests on a table that lost too many of its n rows
+ * (shaky: or had disturbed plain reads in them). */
+void vt_left_out(struct va_verdict *v, size_t n, bool shaky);
 /* No page, no erase block: the evidence (read time, largest diffs, noise). */
 void vt_no_pattern(const struct ctx *c, const struct va_row *rows, size_t n, struct va_verdict *v);
 

@@ -25,9 +25,12 @@ struct vs_fam {
 	size_t n;
 	uint64_t b[VS_MAX_ROWS];	/* boundaries, increasing */
 	double d[VS_MAX_ROWS];		/* their diffs, ns */
+	double pre[VS_MAX_ROWS], post[VS_MAX_ROWS];	/* its plain reads, ns (0: unknown) */
+	bool shaky[VS_MAX_ROWS];	/* a plain read in the row was disturbed */
 	double noise;			/* set by vs_noise(): what rises are judged against */
 	double raw;			/* the row-to-row noise as measured (0: none) */
 	double floor;			/* the least noise assumed (three printed digits) */
+	double least;			/* the floor, or half the most negative diff */
 };
 
 /* Why a rise is not a clean step (VS_CLEAN: it is one). */
@@ -38,6 +41,7 @@ enum vs_flaw {
 	VS_BETWEEN,	/* the row at or just below the step lies between the levels */
 	VS_MISSING,	/* rows are missing just below: the step may lie there */
 	VS_FEW,		/* too few rows above it to tell a step from noise */
+	VS_SHAKY,	/* the plain reads at or just below the step were disturbed */
 };
 
 struct vs_step {
@@ -50,7 +54,28 @@ struct vs_step {
 };
 
 /* Insert a row keeping the family sorted (a boundary seen before is ignored). */
-void vs_add(struct vs_fam *f, uint64_t b, double d);
+void vs_add(struct vs_fam *f, uint64_t b, double d, double pre, double post);
+/*
+ * How far the most negative diff lies below zero, or below the rows
+ * beside it (the lower of its neighbours) when that is less, as a
+ * positive number; 0 when
+ * no diff is negative. Shaky rows are not counted (their reads explain
+ * them). No read gets cheaper by crossing a boundary, so a negative diff
+ * that sticks out below its neighbours is noise alone; a level that is
+ * negative all along (reads after a boundary steadily slower) is not.
+ */
+double vs_negative(const struct vs_fam *f);
+
+/*
+ * Mark rows shaky whose plain reads were disturbed: pre or post off those
+ * of the rows around it (within two rows either side) by more than
+ * read_frac, or their ratio post / pre off theirs by more than
+ * ratio_frac (and by six spreads of such deviations in the family). The
+ * rows around it are the reference, not the whole table: plain reads
+ * vary from block to block, and on some cards the reads after a
+ * boundary are steadily slower from the page size up.
+ */
+void vs_disturbed(struct vs_fam *f, double read_frac, double ratio_frac);
 /* Index of the first row at or above b (n when none). */
 size_t vs_index(const struct vs_fam *f, uint64_t b);
 /* Median / lowest / highest diff of rows [from, to). */
@@ -72,6 +97,12 @@ double vs_noise(struct vs_fam *f, double neg);
  * boundaries go to out[].
  */
 unsigned vs_despike(struct vs_fam *f, uint64_t *out, size_t max);
+
+/*
+ * How far chance moves the difference of the medians of rows [lo, k) and
+ * [k, n): about 1.25 x their noise x sqrt(1/(k - lo) + 1/(n - k)).
+ */
+double vs_diff_noise(const struct vs_fam *f, size_t lo, size_t k);
 
 /* Judge a rise at row k over the lower level from row lo; false when none. */
 bool vs_test(const struct vs_fam *f, size_t lo, size_t k, size_t min_above, struct vs_step *s);
