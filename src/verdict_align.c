@@ -41,7 +41,7 @@
 #define VA_SECOND 0.4
 /* Partly raised rows of the other family: full above this fraction, partial below the next. */
 #define VA_FULL 0.8
-#define VA_PARTIAL 0.6
+#define VA_PARTIAL 0.5
 /* A confirming row lies this far up the step, the row below it this far from the top. */
 #define VA_ROW_UP 0.65
 /* The other family confirms a step when its rows from there up rise this part of it. */
@@ -156,6 +156,44 @@ static void settle(struct vs_fam *f, double neg, struct va_verdict *v)
 }
 
 /* The erase rise of one family from row lo up, and a competing one above it. */
+/* The step height of a rise. */
+static double height(const struct vs_step *s)
+{
+	return s->up - s->down;
+}
+
+/*
+ * A rise whose row sits between the level below and the median above may
+ * be the first of two steps (a staircase): the level from it up to a
+ * clean second rise is then a clean step of its own. Both are kept, as
+ * two readings (vt_found names both).
+ */
+static bool staircase(const struct vs_fam *f, size_t lo, struct rise *r)
+{
+	struct vs_fam *low;
+	struct vs_step s1, s2;
+	bool two = false;
+
+	if (r->s.k + 2 >= f->n ||
+	    !vs_first_rise(f, r->s.k, f->b[r->s.k + 2], VA_MIN_ABOVE, &s2) || s2.flaw != VS_CLEAN)
+		return false;
+	low = malloc(sizeof(*low));
+	if (!low)
+		return false;
+	*low = *f;
+	low->n = s2.k;
+	two = vs_test(low, lo, r->s.k, 2, &s1) && s1.flaw == VS_CLEAN &&
+	      height(&s2) >= VA_SECOND * height(&s1);
+	free(low);
+	if (two) {
+		r->s = s1;
+		r->s.lo = lo;
+		r->s2 = s2;
+		r->second = true;
+	}
+	return two;
+}
+
 static void erase_rise(const struct vs_fam *f, size_t lo, struct rise *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -169,6 +207,8 @@ static void erase_rise(const struct vs_fam *f, size_t lo, struct rise *r)
 	 * positions, and scatter the most; nor is the step's own row a level
 	 * below a second rise: a level has two rows at least.)
 	 */
+	if (r->found && r->s.flaw == VS_BETWEEN && staircase(f, lo, r))
+		return;
 	if (r->found && r->s.flaw == VS_CLEAN && r->s.k + 2 < f->n)
 		r->second = vs_first_rise(f, r->s.k, f->b[r->s.k + 2], VA_MIN_ABOVE, &r->s2) &&
 			    r->s2.flaw != VS_FEW &&
@@ -178,12 +218,6 @@ static void erase_rise(const struct vs_fam *f, size_t lo, struct rise *r)
 static bool clean(const struct rise *r)
 {
 	return r->found && r->s.flaw == VS_CLEAN;
-}
-
-/* The step height of a rise. */
-static double height(const struct vs_step *s)
-{
-	return s->up - s->down;
 }
 
 /* How far rows of f from boundary b up rise over those from lo below it, as a fraction of h. */

@@ -37,6 +37,8 @@
 #define VS_BELOW_ROW 0.35
 /* ...and each this many spreads of the other level away from it. */
 #define VS_APART 3.0
+/* A plain read is disturbed this many spreads of such deviations off the rows around it. */
+#define VS_OFF_SPREADS 4.0
 /* The noise is at least this fraction of the largest diff (a table printed
  * to three digits has no less), and at least a nanosecond. */
 #define VS_NOISE_FLOOR 0.002
@@ -241,7 +243,7 @@ static void mark_off(struct vs_fam *f, int what, double frac)
 		return;
 	sd = VS_MAD_SD * stats_median(dev, m);
 	for (size_t i = 0; i < f->n; i++)
-		if (rel[i] > fmax(frac, 6 * sd))
+		if (rel[i] > fmax(frac, VS_OFF_SPREADS * sd))
 			f->shaky[i] = true;
 }
 
@@ -356,13 +358,29 @@ bool vs_first_rise(const struct vs_fam *f, size_t lo, uint64_t from_b, size_t mi
 	return false;
 }
 
+/*
+ * The noise around a page rise at row k: the spread of the floor below it
+ * and of the few rows just above it (the level the page starts), not the
+ * whole family's row-to-row noise (on a 3 x 2^n card the power-of-two
+ * rows above E/3 alternate between partly raised levels).
+ */
+static double page_noise(const struct vs_fam *f, size_t k)
+{
+	size_t top = k + 4 < f->n ? k + 4 : f->n;
+	double a = k >= 3 ? spread(f->d, k) : k == 2 ? 0.74 * fabs(f->d[1] - f->d[0]) : f->noise;
+	double b = top - k >= 3 ? spread(f->d + k, top - k) : f->noise;
+
+	return fmax(f->least, sqrt((a * a + b * b) / 2));
+}
+
 /* Does every diff from row k up lie clearly above every diff below it? */
 static bool page_rise(const struct vs_fam *f, size_t k)
 {
-	double noise = fmax(f->noise, spread(f->d, k));
-	double gap = vs_min(f, k, f->n) - vs_max(f, 0, k);
+	double noise = page_noise(f, k), low = vs_min(f, k, f->n), floor = vs_max(f, 0, k);
 
-	return gap >= VS_GAP * noise && f->d[k] - vs_med(f, 0, k) >= VS_RISE * noise;
+	/* (A floor is a floor: every row above it at least twice as high.) */
+	return low - floor >= VS_GAP * noise && f->d[k] - vs_med(f, 0, k) >= VS_RISE * noise &&
+	       low >= 2 * floor;
 }
 
 bool vs_page(const struct vs_fam *f, uint64_t max_b, size_t *page, size_t *second)

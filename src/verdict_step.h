@@ -70,7 +70,7 @@ double vs_negative(const struct vs_fam *f);
  * Mark rows shaky whose plain reads were disturbed: pre or post off those
  * of the rows around it (within two rows either side) by more than
  * read_frac, or their ratio post / pre off theirs by more than
- * ratio_frac (and by six spreads of such deviations in the family). The
+ * ratio_frac (and by four spreads of such deviations in the family). The
  * rows around it are the reference, not the whole table: plain reads
  * vary from block to block, and on some cards the reads after a
  * boundary are steadily slower from the page size up.
