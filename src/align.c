@@ -1,9 +1,10 @@
 /*
  * -a/--align: find the boundaries the device cares about. For each
  * power-of-two boundary B, time a block-sized read ending at B (pre),
- * straddling it (on) and starting at it (post). A read that crosses a
- * page or erase-block boundary costs more, so diff = on - (pre+post)/2
- * jumps at the page size and again at the erase-block size.
+ * straddling it (on) and starting at it (post), each the fastest of
+ * --count tries. A read that crosses a page or erase-block boundary
+ * costs more, so diff = on - (pre+post)/2 jumps at the page size and
+ * again at the erase-block size.
  */
 #include <stdlib.h>
 
@@ -56,28 +57,48 @@ static unsigned align_npos(uint64_t size, uint64_t b, uint64_t bs)
 	return k < ALIGN_POSITIONS ? (unsigned)k : ALIGN_POSITIONS;
 }
 
+/*
+ * The fastest of count tries of pre, on and post at position p, the tries
+ * taken in turns (pre, on, post, pre, ...): a slow episode of the device
+ * or the host then slows all three alike and shows in the plain reads,
+ * instead of raising one read alone, which would look like a boundary.
+ */
+static int measure_at(struct target *t, void *buf, uint64_t p, uint64_t bs, unsigned count,
+		      uint64_t best[3])
+{
+	const uint64_t off[3] = { p - bs, p - bs / 2, p };
+	uint64_t ns;
+	int r;
+
+	best[0] = best[1] = best[2] = UINT64_MAX;
+	for (unsigned i = 0; i < (count ? count : 1); i++) {
+		for (int k = 0; k < 3; k++) {
+			if ((r = eng_read(t, buf, bs, off[k], &ns)) != FB_OK)
+				return r;
+			if (ns < best[k])
+				best[k] = ns;
+		}
+	}
+	return FB_OK;
+}
+
 int align_measure(struct target *t, void *buf, uint64_t b, uint64_t bs,
 		  unsigned count, struct align_row *row)
 {
 	unsigned npos = align_npos(t->size, b, bs);
 	double pre = 0, on = 0, post = 0;
-	uint64_t ns;
+	uint64_t ns[3];
 	int r;
 
 	if (npos == 0)
 		return FB_EUSAGE;
 	for (unsigned j = 0; j < npos; j++) {
-		uint64_t p = align_position(t->size, b, bs, j, npos);
-
-		if ((r = eng_read_min(t, buf, bs, p - bs, count, &ns)) != FB_OK)
+		if ((r = measure_at(t, buf, align_position(t->size, b, bs, j, npos), bs, count,
+				    ns)) != FB_OK)
 			return r;
-		pre += (double)ns;
-		if ((r = eng_read_min(t, buf, bs, p - bs / 2, count, &ns)) != FB_OK)
-			return r;
-		on += (double)ns;
-		if ((r = eng_read_min(t, buf, bs, p, count, &ns)) != FB_OK)
-			return r;
-		post += (double)ns;
+		pre += (double)ns[0];
+		on += (double)ns[1];
+		post += (double)ns[2];
 	}
 	row->boundary = b;
 	row->pre = pre / npos;

@@ -49,7 +49,7 @@
 /* Each line writes erase / FAU_FRACTION bytes to each erase block. */
 #define FAU_FRACTION 8
 /* The most erase blocks the search tries (and --preserve saves). */
-#define FAU_MAX_NR 64
+#define FAU_MAX_NR 128
 
 struct fau {
 	const struct fb_opts *o;
@@ -253,35 +253,57 @@ static bool upper(const struct fau *f, int c)
 }
 
 /* Grow N until a probe is an upper end, then bisect down to neighbours. */
-static int search(struct fau *f, unsigned max)
+/* Grow N from lo (doubling) until a probe is an upper end, then bisect down to neighbours. */
+static int bracket(struct fau *f, unsigned max, unsigned *lo, unsigned *hi)
 {
-	unsigned lo = 0, hi = 0, n = 1;
+	unsigned n = *lo ? (*lo * 2 > max ? max : *lo * 2) : 1;
 	int c, r;
 
-	while (!hi && !f->limit) {
+	while (!*hi && !f->limit && *lo < max) {
 		if ((r = probe(f, n, &c)) != FB_OK || c < 0)
 			return r;
 		if (upper(f, c))
-			hi = n;
-		else if ((lo = n) >= max)
-			break;
-		else
+			*hi = n;
+		else if ((*lo = n) < max)
 			n = n * 2 > max ? max : n * 2;
 	}
-	while (hi && hi - lo > 1 && !f->limit) {
-		unsigned mid = lo + (hi - lo) / 2;
+	while (*hi && *hi - *lo > 1 && !f->limit) {
+		unsigned mid = *lo + (*hi - *lo) / 2;
 
 		if ((r = probe(f, mid, &c)) != FB_OK || c < 0)
 			return r;
 		if (upper(f, c))
-			hi = mid;
+			*hi = mid;
 		else
-			lo = mid;
+			*lo = mid;
 	}
-	if (lo >= max && !hi)
-		f->limit = max >= FAU_MAX_NR ? "the search tries at most 64 erase blocks"
-					     : "no room on the device for more erase blocks";
 	return FB_OK;
+}
+
+/*
+ * The bracket, its upper end probed once more before it is believed: a
+ * slow episode of the card (or the host) looks like garbage collection
+ * for the few lines after which a probe stops, a card that collects
+ * garbage at N does so again. When the second probe is not an upper end,
+ * the search goes on above it (the bracket counts each N's best result).
+ */
+static int search(struct fau *f, unsigned max)
+{
+	unsigned lo = 0, hi = 0;
+	int c, r;
+
+	for (;;) {
+		if ((r = bracket(f, max, &lo, &hi)) != FB_OK || !hi || f->limit)
+			break;
+		if ((r = probe(f, hi, &c)) != FB_OK || c < 0 || upper(f, c))
+			break;
+		lo = hi;
+		hi = 0;
+	}
+	if (r == FB_OK && lo >= max && !hi)
+		f->limit = max >= FAU_MAX_NR ? "the search tries at most 128 erase blocks"
+					     : "no room on the device for more erase blocks";
+	return r;
 }
 
 static void summary(struct fau *f, int r)

@@ -5,6 +5,7 @@
  * there is nothing to remember about it), so the cost of a request is
  * O(open_au) whatever the card size, and a card needs no allocation.
  */
+#include <math.h>
 #include <string.h>
 
 #include "sim_model.h"
@@ -60,6 +61,50 @@ static bool crosses(uint64_t a, uint64_t b, uint64_t unit)
 	return next < b;
 }
 
+/* A fixed draw in [-1, 1] for (seed, what, key): the noise tied to a place. */
+static double place_unit(uint64_t seed, uint64_t what, uint64_t key)
+{
+	uint64_t s = seed ^ (what * 0xd1b54a32d192ed03ULL) ^ (key * 0x9e3779b97f4a7c15ULL);
+
+	return 2.0 * rng_unit(&s) - 1.0;
+}
+
+/* t scaled by (1 + u * pct / 100), rounded; t itself when pct is 0. */
+static uint64_t scaled(uint64_t t, double pct, double u)
+{
+	double v = (double)t * (1.0 + u * pct / 100.0);
+
+	if (pct == 0)
+		return t;
+	return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
+/* The first multiple of unit strictly inside (a, b): crosses() is true. */
+static uint64_t first_inside(uint64_t a, uint64_t unit)
+{
+	return (a / unit + 1) * unit;
+}
+
+/* One internal read of [a, b): latency, boundary costs, and their noise. */
+static uint64_t piece_cost(const struct sim_params *p, uint64_t a, uint64_t b)
+{
+	uint64_t t = p->read_lat;
+
+	/* (A piece in two blocks waits for the slower of them.) */
+	if (p->read_var > 0 && p->erase)
+		t = scaled(t, p->read_var, fmax(place_unit(p->seed, 1, a / p->erase),
+						place_unit(p->seed, 1, (b - 1) / p->erase)));
+	if (p->post_slow > 0 && p->page && a % p->page == 0)
+		t = scaled(t, p->post_slow, 1.0);
+	if (crosses(a, b, p->page))
+		t += scaled(p->page_cross, p->cross_var,
+			    place_unit(p->seed, 2, first_inside(a, p->page)));
+	if (crosses(a, b, p->erase))
+		t += scaled(p->erase_cross, p->cross_var,
+			    place_unit(p->seed, 3, first_inside(a, p->erase)));
+	return t;
+}
+
 uint64_t sim_read_cost(const struct sim_params *p, uint64_t off, uint64_t len)
 {
 	uint64_t end = off + len, t = 0, a;
@@ -67,19 +112,12 @@ uint64_t sim_read_cost(const struct sim_params *p, uint64_t off, uint64_t len)
 
 	if (len == 0)
 		return 0;
-	for (a = off; a < end; a += chunk) {
-		uint64_t b = end - a > chunk ? a + chunk : end;
-
-		t += p->read_lat;
-		if (crosses(a, b, p->page))
-			t += p->page_cross;
-		if (crosses(a, b, p->erase))
-			t += p->erase_cross;
-	}
+	for (a = off; a < end; a += chunk)
+		t += piece_cost(p, a, end - a > chunk ? a + chunk : end);
 	return t + sim_xfer_ns(len, p->read_bw);
 }
 
-/* Seeded jitter and outliers; a no-op unless enabled. */
+/* Seeded jitter, outliers and stalls; a no-op unless enabled. */
 static uint64_t jitter(struct sim_card *c, uint64_t t)
 {
 	double f = 1.0;
@@ -88,6 +126,12 @@ static uint64_t jitter(struct sim_card *c, uint64_t t)
 		f += (2.0 * rng_unit(&c->rng) - 1.0) * c->p.jitter / 100.0;
 	if (c->p.outliers > 0 && rng_unit(&c->rng) < c->p.outliers)
 		f *= SIM_OUTLIER_FACTOR;
+	if (c->p.stalls > 0 && c->stall_left == 0 && rng_unit(&c->rng) < c->p.stalls)
+		c->stall_left = SIM_STALL_LEN;
+	if (c->stall_left > 0) {
+		c->stall_left--;
+		t += c->p.stall_ns;
+	}
 	if (f == 1.0)
 		return t;
 	return (uint64_t)((double)t * f + 0.5);

@@ -72,6 +72,27 @@
  *   multiplied by SIM_OUTLIER_FACTOR. Both come from a splitmix64 stream
  *   seeded with seed, drawn once per request only when enabled.
  *
+ * THE NOISE OF REAL TABLES (all 0 by default; calibrated against the
+ *   published runs in tests/fixtures/realruns, see sim_spec.c's "noisy"):
+ *   a read taken as the fastest of several tries hides per-request jitter,
+ *   so what makes real align tables noisy is tied to places and times:
+ *   - read_var: each erase block reads read_var percent faster or slower
+ *     (a fixed factor per block from the seed: u uniform in [-1, 1],
+ *     read_lat * (1 + u * read_var / 100); a piece in two blocks takes
+ *     the slower one's). Plain reads vary from row to row.
+ *   - cross_var: the extra cost of crossing a page (erase) boundary B is
+ *     multiplied by (1 + u * cross_var / 100), u fixed per boundary B: a
+ *     level of the table scatters the more, the higher it is.
+ *   - post_slow: a piece that starts at a page boundary costs post_slow
+ *     percent more read_lat (reads just after a boundary steadily slower
+ *     than those before it, as in realruns 016).
+ *   - stalls: with this probability per request a stall starts: the next
+ *     SIM_STALL_LEN requests cost stall_ns more each (the card or the host
+ *     busy elsewhere for a while: it outlasts the tries of one read, so a
+ *     row spikes or dips).
+ *   The first three are part of sim_read_cost() (deterministic functions
+ *   of the offset and the seed); stalls are drawn like jitter.
+ *
  * PARALLELISM: sim_batch() serves several requests as one batch: each
  *   costs what it would cost alone (in order), and the requests are
  *   spread over `channels` lanes (each to the least busy lane), so up to
@@ -89,6 +110,7 @@
 #define SIM_MAX_CHANNELS	64
 #define SIM_MAX_FAIL		16
 #define SIM_OUTLIER_FACTOR	10
+#define SIM_STALL_LEN		32
 
 /* Which requests a fail point breaks. */
 #define SIM_FAIL_READ	0x1
@@ -125,6 +147,11 @@ struct sim_params {
 	uint64_t seed;
 	double jitter;		/* percent, 0..100 */
 	double outliers;	/* probability, 0..1 */
+	double read_var;	/* percent, 0..100: per erase block */
+	double cross_var;	/* percent, 0..100: per boundary */
+	double post_slow;	/* percent, 0..100: reads starting at a page boundary */
+	double stalls;		/* probability per request, 0..1 */
+	uint64_t stall_ns;	/* extra per request during a stall */
 	/* injected errors */
 	unsigned nfail;
 	struct sim_fail fail[SIM_MAX_FAIL];
@@ -150,6 +177,7 @@ struct sim_card {
 	struct sim_params p;
 	uint64_t now_ns;	/* the virtual clock */
 	uint64_t rng;		/* splitmix64 state */
+	unsigned stall_left;	/* requests left in the current stall */
 	uint64_t tick;		/* LRU clock */
 	uint64_t cache_used;
 	unsigned nopen, nrandom;
@@ -168,7 +196,7 @@ struct sim_req {
 void sim_card_init(struct sim_card *c, const struct sim_params *p);
 void sim_card_free(struct sim_card *c);
 
-/* Exact cost of a read without jitter (pure: no state involved). */
+/* Exact cost of a read without jitter and stalls (pure: no state involved). */
 uint64_t sim_read_cost(const struct sim_params *p, uint64_t off, uint64_t len);
 
 /*

@@ -52,7 +52,8 @@ static const struct preset presets[] = {
 		.write_lat = 400 * US, .write_bw = 10 * MBPS, .copy_bw = 14 * MBPS,
 		.erase_ns = 3 * MS, .open_au = 5, .open_au_random = 3,
 		.fat_aus = 0, .channels = 1, .cache = 0,
-		.cache_bw = 30 * MBPS, .cache_recover = 10 * MBPS, .seed = 1 } },
+		.cache_bw = 30 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
+		.stall_ns = 1 * MS } },
 	{ "usb", "USB stick: 8 MiB erase blocks, many open AUs", {
 		.size = 16 * GIB, .erase = 8 * MIB, .page = 16 * KIB,
 		.read_lat = 1 * MS, .read_bw = 30 * MBPS, .read_chunk = 128 * KIB,
@@ -60,7 +61,8 @@ static const struct preset presets[] = {
 		.write_lat = 300 * US, .write_bw = 12 * MBPS, .copy_bw = 20 * MBPS,
 		.erase_ns = 4 * MS, .open_au = 12, .open_au_random = 4,
 		.fat_aus = 0, .channels = 1, .cache = 0,
-		.cache_bw = 40 * MBPS, .cache_recover = 10 * MBPS, .seed = 1 } },
+		.cache_bw = 40 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
+		.stall_ns = 1 * MS } },
 	{ "fat", "SD card with a FAT-optimised area in its first 2 AUs, no random AUs elsewhere", {
 		.size = 2 * GIB, .erase = 4 * MIB, .page = 8 * KIB,
 		.read_lat = 500 * US, .read_bw = 18 * MBPS, .read_chunk = 32 * KIB,
@@ -68,7 +70,8 @@ static const struct preset presets[] = {
 		.write_lat = 500 * US, .write_bw = 8 * MBPS, .copy_bw = 12 * MBPS,
 		.erase_ns = 3 * MS, .open_au = 3, .open_au_random = 0,
 		.fat_aus = 2, .channels = 1, .cache = 0,
-		.cache_bw = 30 * MBPS, .cache_recover = 10 * MBPS, .seed = 1 } },
+		.cache_bw = 30 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
+		.stall_ns = 1 * MS } },
 	{ "tlc", "TLC card with 6 MiB erase blocks", {
 		.size = 6 * GIB, .erase = 6 * MIB, .page = 16 * KIB,
 		.read_lat = 1500 * US, .read_bw = 40 * MBPS, .read_chunk = 256 * KIB,
@@ -76,7 +79,8 @@ static const struct preset presets[] = {
 		.write_lat = 600 * US, .write_bw = 8 * MBPS, .copy_bw = 12 * MBPS,
 		.erase_ns = 5 * MS, .open_au = 4, .open_au_random = 2,
 		.fat_aus = 0, .channels = 1, .cache = 0,
-		.cache_bw = 40 * MBPS, .cache_recover = 10 * MBPS, .seed = 1 } },
+		.cache_bw = 40 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
+		.stall_ns = 1 * MS } },
 	{ "ssd", "SATA SSD: 8 channels, 1 GiB write cache, many open AUs", {
 		.size = 32 * GIB, .erase = 16 * MIB, .page = 16 * KIB,
 		.read_lat = 250 * US, .read_bw = 500 * MBPS, .read_chunk = 512 * KIB,
@@ -84,7 +88,8 @@ static const struct preset presets[] = {
 		.write_lat = 50 * US, .write_bw = 200 * MBPS, .copy_bw = 400 * MBPS,
 		.erase_ns = 2 * MS, .open_au = 64, .open_au_random = 32,
 		.fat_aus = 0, .channels = 8, .cache = 1 * GIB,
-		.cache_bw = 450 * MBPS, .cache_recover = 200 * MBPS, .seed = 1 } },
+		.cache_bw = 450 * MBPS, .cache_recover = 200 * MBPS, .seed = 1,
+		.stall_ns = 1 * MS } },
 	{ "smr", "drive-managed SMR disk: 256 MiB bands, 2 GiB media cache", {
 		.size = 64 * GIB, .erase = 256 * MIB, .page = 4 * KIB,
 		.read_lat = 8 * MS, .read_bw = 180 * MBPS, .read_chunk = 1 * MIB,
@@ -92,7 +97,8 @@ static const struct preset presets[] = {
 		.write_lat = 4 * MS, .write_bw = 180 * MBPS, .copy_bw = 100 * MBPS,
 		.erase_ns = 0, .open_au = 4, .open_au_random = 0,
 		.fat_aus = 0, .channels = 1, .cache = 2 * GIB,
-		.cache_bw = 150 * MBPS, .cache_recover = 40 * MBPS, .seed = 1 } },
+		.cache_bw = 150 * MBPS, .cache_recover = 40 * MBPS, .seed = 1,
+		.stall_ns = 1 * MS } },
 };
 
 #define NPRESETS (sizeof(presets) / sizeof(presets[0]))
@@ -132,6 +138,11 @@ static const struct key keys[] = {
 	{ "seed", K_U64, P(seed), 0, UINT64_MAX, 6 },
 	{ "jitter", K_PCT, P(jitter), 0, 0, 6 },
 	{ "outliers", K_PROB, P(outliers), 0, 0, 6 },
+	{ "read-var", K_PCT, P(read_var), 0, 0, 7 },
+	{ "cross-var", K_PCT, P(cross_var), 0, 0, 7 },
+	{ "post-slow", K_PCT, P(post_slow), 0, 0, 7 },
+	{ "stalls", K_PROB, P(stalls), 0, 0, 7 },
+	{ "stall-time", K_TIME, P(stall_ns), 0, 0, 7 },
 	{ "fail-at", K_FAIL, 0, SIM_FAIL_READ | SIM_FAIL_WRITE, 0, 0 },
 	{ "fail-read-at", K_FAIL, 0, SIM_FAIL_READ, 0, 0 },
 	{ "fail-write-at", K_FAIL, 0, SIM_FAIL_WRITE, 0, 0 },
@@ -563,7 +574,7 @@ void sim_list_presets(FILE *f)
 		const struct sim_params *p = &presets[i].p;
 
 		fprintf(f, "\n%s\t%s\n", presets[i].name, presets[i].what);
-		for (int g = 1; g <= 6; g++) {
+		for (int g = 1; g <= 7; g++) {
 			format_group(p, g, line, sizeof(line));
 			fprintf(f, "\t%s\n", line);
 		}

@@ -4,17 +4,20 @@
  * The model behind it: a read that straddles a page boundary costs a
  * little extra, one that straddles an erase-block boundary more. So in
  * each family of boundaries (2^n, 3 x 2^n), sorted upwards, the diff
- * sits on a floor, rises at the page size, and steps up a last time at
- * the erase-block size. Every row is an average over several positions
- * that are all odd multiples of the boundary, so a boundary that the
- * erase size divides is a full step, and a boundary of the other family
- * (4 MiB on a 3 MiB card) is only partly raised: some of its positions
- * are erase boundaries, others are not. That is how the two families
- * tell a 1 MiB card from a 3 MiB one: both step at 1 MiB and at 3 MiB,
- * but only on the 1 MiB card are the power-of-two rows fully raised.
+ * sits on a floor, rises at the page size, and rises again at the
+ * erase-block size, and stays up above it. Every row is an average over
+ * several positions that are all odd multiples of the boundary, so a
+ * boundary that the erase size divides is fully raised, and a boundary
+ * of the other family (4 MiB on a 3 MiB card) at most partly: some of
+ * its positions are erase boundaries, others are not. That is how the
+ * two families tell a 1 MiB card from a 3 MiB one: both rise at 1 MiB
+ * and at 3 MiB, but only on the 1 MiB card are the power-of-two rows
+ * fully raised.
  *
- * Every decision keeps a margin and says "uncertain" inside it: a wrong
- * erase size is worse than none.
+ * Whether a rise is a step is decided in verdict_step.c, against the
+ * noise of the table itself. Every decision keeps a margin and says
+ * "uncertain" inside it, naming the sizes that compete: a wrong erase
+ * size is worse than none.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,35 +28,33 @@
 #include "stats.h"
 #include "units.h"
 #include "verdict_align.h"
+#include "verdict_align_text.h"
+#include "verdict_step.h"
 
 /* Erase blocks are looked for from here up. */
 #define VA_ERASE_MIN (128 * 1024)
-/* A step must exceed this fraction of the plain read time: below it, it is noise. */
-#define VA_ABS_FRAC 0.02
-/* The upper level must be this much above the lower one. */
-#define VA_MIN_RATIO 1.25
-/* Steps must be this many times the largest negative diff (the noise). */
-#define VA_NOISE_STEPS 3
-/* More than one row in this many left out as outliers: no erase size. */
+/* An erase step needs this many rows from it up (the top rows are the noisiest). */
+#define VA_MIN_ABOVE 3
+/* More than one row in this many left out: no erase size. */
 #define VA_MAX_LEFT_OUT 4
-/* Levels of the two families agree above this fraction, differ below the next. */
+/* A second rise above the erase step competes with it when it is at least this part of it. */
+#define VA_SECOND 0.4
+/* Partly raised rows of the other family: full above this fraction, partial below the next. */
 #define VA_FULL 0.8
-#define VA_PARTIAL 0.6
-
-struct fam {
-	size_t n;
-	uint64_t b[VA_MAX_ROWS];
-	double d[VA_MAX_ROWS];
-};
-
-struct step {
-	bool clean;		/* one clean step found */
-	size_t k;		/* its row */
-	double up, lo;		/* medians above and just below */
-	bool near;		/* only a blurred rise: steps too close to call */
-	uint64_t near_lo, near_hi;
-	double near_mid;	/* the diff that lies between the levels */
-};
+#define VA_PARTIAL 0.5
+/* A confirming row lies this far up the step, the row below it this far from the top. */
+#define VA_ROW_UP 0.65
+/* The other family confirms a step when its rows from there up rise this part of it. */
+#define VA_CONFIRM_LO 0.75
+#define VA_CONFIRM_HI 1.4
+/* A plain read this far from its column's median (and this many spreads) is far off:
+ * the row is left out... */
+#define VA_READ_OFF 0.4
+#define VA_READ_SPREADS 6.0
+/* ...and this far, disturbed: the row cannot place a step; so is one whose
+ * post / pre ratio is this far off that of the rows around it. */
+#define VA_READ_SHAKY 0.15
+#define VA_READ_LOPSIDED 0.12
 
 bool va_is_3x(uint64_t b)
 {
@@ -65,462 +66,385 @@ static bool is_pow2(uint64_t b)
 	return b && (b & (b - 1)) == 0;
 }
 
-static double slice_min(const double *d, size_t from, size_t to)
+/* Median and robust spread of the pre (post) column, rows with a time only. */
+static void column(const struct va_row *rows, size_t n, bool post, double *med, double *sd)
 {
-	return stats_min(d + from, to - from);
+	double v[VA_MAX_ROWS], dev[VA_MAX_ROWS];
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if ((post ? rows[i].post : rows[i].pre) > 0)
+			v[m++] = post ? rows[i].post : rows[i].pre;
+	*med = m ? stats_median(v, m) : 0;
+	for (size_t i = 0; i < m; i++)
+		dev[i] = fabs(v[i] - *med);
+	*sd = m ? 1.4826 * stats_median(dev, m) : 0;
 }
 
-static double slice_max(const double *d, size_t from, size_t to)
+static bool far_off(double t, double med, double sd, double frac)
 {
-	double m = d[from];
-
-	for (size_t i = from + 1; i < to; i++)
-		if (d[i] > m)
-			m = d[i];
-	return m;
-}
-
-static double slice_med(const double *d, size_t from, size_t to)
-{
-	return stats_median(d + from, to - from);
-}
-
-/* Insert a row keeping the family sorted by boundary (duplicates: first wins). */
-static void fam_add(struct fam *f, uint64_t b, double d)
-{
-	size_t i = f->n;
-
-	if (f->n >= VA_MAX_ROWS)
-		return;
-	while (i > 0 && f->b[i - 1] > b)
-		i--;
-	if (i > 0 && f->b[i - 1] == b)
-		return;
-	memmove(f->b + i + 1, f->b + i, (f->n - i) * sizeof(f->b[0]));
-	memmove(f->d + i + 1, f->d + i, (f->n - i) * sizeof(f->d[0]));
-	f->b[i] = b;
-	f->d[i] = d;
-	f->n++;
-}
-
-/* Index of the first row at or above b (n when none). */
-static size_t fam_index(const struct fam *f, uint64_t b)
-{
-	size_t i = 0;
-
-	while (i < f->n && f->b[i] < b)
-		i++;
-	return i;
+	return t > 0 && med > 0 && fabs(t - med) > fmax(frac * med, VA_READ_SPREADS * sd);
 }
 
 /*
- * The page: the smallest boundary from which every diff lies clearly
- * above every diff below it (a floor must exist). *second gets a further
- * such rise just above it (pages read in pairs), or 0.
+ * Were pre and post of the row slowed (or sped up) alike? Then most
+ * likely so was the read between them (the tries of pre, on and post
+ * alternate; the original tool took them one after the other), and the
+ * row is kept; but a slow episode that spans positions can still have
+ * missed the read between them at one: it is disturbed all the same.
  */
-static bool find_page(const struct fam *f, double thr, size_t *page, size_t *second)
+static bool evenly_slowed(const struct va_row *r, double mpre, double mpost)
 {
-	bool found = false;
-
-	*second = 0;
-	for (size_t k = 1; k < f->n && f->b[k] <= VA_PAGE_MAX; k++) {
-		double up = slice_min(f->d, k, f->n), lo = slice_max(f->d, 0, k);
-
-		/* Clear of the floor by the noise margin, and at least twice its height. */
-		if (up - lo < thr || up < 2 * (lo > thr ? lo : thr))
-			continue;
-		/* A row left out just below: the page may be the missing boundary. */
-		if (f->b[k] != 2 * f->b[k - 1])
-			break;
-		if (!found) {
-			*page = k;
-			found = true;
-		} else if (k == *page + 1) {
-			*second = k;
-		}
-	}
-	return found;
+	return r->pre > 0 && r->post > 0 && mpre > 0 && mpost > 0 &&
+	       fabs(r->pre / mpre - r->post / mpost) <= VA_READ_LOPSIDED;
 }
 
-/* Remember a blurred rise (the diff at b_mid lies between the levels). */
-static void step_blur(struct step *s, uint64_t lo, uint64_t hi, double mid)
+/*
+ * The rows that can be used: a row whose plain read is far off its
+ * column (a read hit by something else) says nothing about boundaries.
+ * Each column is judged on its own, because reads after a boundary are
+ * on some cards steadily slower than the ones before it.
+ */
+static void read_rows(const struct va_row *rows, size_t n, struct vs_fam *p2, struct vs_fam *p3,
+		      struct va_verdict *v)
 {
-	s->near = true;
-	s->near_lo = lo;
-	s->near_hi = hi;
-	s->near_mid = mid;
-}
+	double mpre, spre, mpost, spost, all[2 * VA_MAX_ROWS];
+	size_t m = 0;
 
-/* Test the erase step at row k, its lower window starting at lo_from. */
-static bool step_at(const struct fam *f, size_t k, size_t lo_from, double thr, struct step *s)
-{
-	size_t w = k >= lo_from + 3 ? k - 3 : lo_from;
-	double up, lo, h;
-
-	if (w >= k)
-		return false;
-	up = slice_med(f->d, k, f->n);
-	lo = slice_med(f->d, w, k);
-	h = up - lo;
-	if (h < thr || (lo > 0 && up < VA_MIN_RATIO * lo))
-		return false;
-	s->k = k;
-	s->up = up;
-	s->lo = lo;
-	/* The levels must not overlap, and the step row must not be a wild outlier. */
-	if (slice_min(f->d, k, f->n) - slice_max(f->d, w, k) < 0.5 * h || f->d[k] > up + h) {
-		/* (A blur within a few percent of a read is noise, not a rise.) */
-		if (h >= 3 * thr && f->d[k] > lo + 0.2 * h && f->d[k] < up - 0.2 * h)
-			step_blur(s, f->b[k - 1], f->b[k + 1], f->d[k]);
-		return false;
-	}
-	/* A row left out just below: the step may lie at the missing boundary. */
-	if (f->b[k] != 2 * f->b[k - 1]) {
-		step_blur(s, f->b[k - 1], f->b[k], f->d[k]);
-		return false;
-	}
-	/* The row just below must sit on the lower level, not between the two. */
-	if (f->d[k - 1] - lo > 0.35 * h) {
-		if (h < 3 * thr)
-			return false;
-		step_blur(s, f->b[k - 2 >= w ? k - 2 : k - 1], f->b[k], f->d[k - 1]);
-		return false;
-	}
-	return true;
-}
-
-/* The erase step of one family: the highest clean step from VA_ERASE_MIN up. */
-static void erase_step(const struct fam *f, size_t lo_from, double thr, struct step *s)
-{
-	memset(s, 0, sizeof(*s));
-	for (size_t k = f->n >= 3 ? f->n - 2 : 0; k >= 1 && f->b[k] >= VA_ERASE_MIN; k--) {
-		struct step t;
-
-		memset(&t, 0, sizeof(t));
-		if (step_at(f, k, lo_from, thr, &t)) {
-			bool near = s->near;
-			struct step keep = *s;
-
-			*s = t;
-			s->clean = true;
-			/* A blurred rise above the clean step casts doubt on it. */
-			s->near = near;
-			s->near_lo = keep.near_lo;
-			s->near_hi = keep.near_hi;
-			s->near_mid = keep.near_mid;
-			return;
-		}
-		if (t.near && !s->near)
-			step_blur(s, t.near_lo, t.near_hi, t.near_mid);
-	}
-}
-
-static void levels(char *buf, size_t len, const struct fam *f, const struct step *s)
-{
-	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], r[48];
-
-	if (s->lo > 0)
-		snprintf(r, sizeof(r), "%.3gx", s->up / s->lo);
-	else
-		snprintf(r, sizeof(r), "+%s", fmt_time(c, sizeof(c), s->up - s->lo));
-	snprintf(buf, len, "diff %s from %s up vs %s below: %s", fmt_time(a, sizeof(a), s->up),
-		 fmt_size(c, sizeof(c), f->b[s->k]), fmt_time(b, sizeof(b), s->lo), r);
-}
-
-static void set_found(struct va_verdict *v, uint64_t e, bool three, const char *why)
-{
-	v->erase_state = VA_FOUND;
-	v->erase = e;
-	v->erase_3x = three;
-	snprintf(v->erase_why, sizeof(v->erase_why), "%s", why);
-}
-
-static void set_doubt(struct va_verdict *v, const char *why)
-{
-	v->erase_state = VA_UNCERTAIN;
-	snprintf(v->erase_why, sizeof(v->erase_why), "%s", why);
-}
-
-/* Both families step where a 2^n or a 3 x 2^n block makes them: which is it? */
-static void judge_both(const struct fam *p2, const struct step *s2, const struct fam *p3,
-		       const struct step *s3, struct va_verdict *v)
-{
-	char lv[160], why[512], a[FB_FMT_LEN], b[FB_FMT_LEN];
-	uint64_t e = p2->b[s2->k];
-	double q = (s2->up - s2->lo) / (s3->up - s3->lo);
-
-	levels(lv, sizeof(lv), p2, s2);
-	fmt_size(a, sizeof(a), e);
-	fmt_size(b, sizeof(b), 3 * e);
-	if (q >= VA_FULL) {
-		snprintf(why, sizeof(why), "%s; the 3 x 2^n rows agree: step at %s", lv, b);
-		set_found(v, e, false, why);
-	} else if (q <= VA_PARTIAL) {
-		levels(lv, sizeof(lv), p3, s3);
-		snprintf(why, sizeof(why), "%s; the power-of-two rows from %s rise only %.0f%% of "
-			 "that", lv, a, 100 * q);
-		set_found(v, 3 * e, true, why);
-	} else {
-		snprintf(why, sizeof(why), "%s or %s: the power-of-two rows from %s rise %.0f%% "
-			 "of the 3 x 2^n step at %s", a, b, a, 100 * q, b);
-		set_doubt(v, why);
-	}
-}
-
-/* Only the power-of-two family steps cleanly. */
-static void judge_pow2(const struct fam *p2, const struct step *s2, const struct fam *p3,
-		       const struct step *s3, struct va_verdict *v)
-{
-	char lv[160], why[512], a[FB_FMT_LEN], b[FB_FMT_LEN];
-	uint64_t e = p2->b[s2->k];
-	size_t i3 = fam_index(p3, 3 * e);
-
-	levels(lv, sizeof(lv), p2, s2);
-	fmt_size(a, sizeof(a), e);
-	fmt_size(b, sizeof(b), 3 * e);
-	if (p3->n < 3 || i3 + 2 > p3->n) {
-		snprintf(why, sizeof(why), "%s; %s", lv, p3->n ? "too few 3 x 2^n rows to check"
-			 : "power-of-two rows only");
-		set_found(v, e, false, why);
-	} else if (!s3->clean) {
-		snprintf(why, sizeof(why), "power-of-two rows step at %s (%s), but the 3 x 2^n "
-			 "rows show no clean step at %s", a, lv, b);
-		set_doubt(v, why);
-	} else {
-		snprintf(why, sizeof(why), "power-of-two rows step at %s, but the 3 x 2^n rows "
-			 "at %s, not at %s", a, fmt_size(lv, sizeof(lv), p3->b[s3->k]), b);
-		set_doubt(v, why);
-	}
-}
-
-/* Only the 3 x 2^n family steps cleanly: are the power-of-two rows above E/3 partly raised? */
-static void judge_3x(const struct fam *p2, size_t from2, const struct fam *p3,
-		     const struct step *s3, struct va_verdict *v)
-{
-	char lv[160], why[512], a[FB_FMT_LEN];
-	uint64_t e = p3->b[s3->k];
-	size_t i2 = fam_index(p2, e / 3), w = i2 >= from2 + 3 ? i2 - 3 : from2;
-	double q = 0;
-
-	levels(lv, sizeof(lv), p3, s3);
-	if (i2 < p2->n && w < i2)
-		q = (slice_med(p2->d, i2, p2->n) - slice_med(p2->d, w, i2)) / (s3->up - s3->lo);
-	fmt_size(a, sizeof(a), e / 3);
-	if (q >= VA_PARTIAL) {
-		char b[FB_FMT_LEN];
-
-		snprintf(why, sizeof(why), "%s or %s: the 3 x 2^n rows step at %s (%s), but the "
-			 "power-of-two rows from %s are raised %.0f%% of that", a,
-			 fmt_size(b, sizeof(b), e), b, lv, a, 100 * q);
-		set_doubt(v, why);
-		return;
-	}
-	snprintf(why, sizeof(why), "%s; the power-of-two rows from %s rise only %.0f%% of that", lv,
-		 a, 100 * q);
-	set_found(v, e, true, why);
-}
-
-/* No clean step: say what there is. */
-static void judge_none(const struct fam *p2, const struct step *s2, const struct step *s3,
-		       size_t from2, struct va_verdict *v)
-{
-	const struct step *s = s2->near ? s2 : s3;
-	char why[512], a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], d[FB_FMT_LEN];
-	size_t i = fam_index(p2, VA_ERASE_MIN);
-
-	if (s->near) {
-		snprintf(why, sizeof(why), "the diff rises between %s and %s, but not in one clean "
-			 "step (%s lies between the levels)", fmt_size(a, sizeof(a), s->near_lo),
-			 fmt_size(b, sizeof(b), s->near_hi), fmt_time(c, sizeof(c), s->near_mid));
-		set_doubt(v, why);
-	} else if (v->page_state == VA_FOUND) {
-		if (i < from2)
-			i = from2;
-		if (i < p2->n)
-			snprintf(why, sizeof(why), "no clean step above the page size (diffs from %s "
-				 "up lie between %s and %s)", fmt_size(a, sizeof(a), p2->b[i]),
-				 fmt_time(c, sizeof(c), slice_min(p2->d, i, p2->n)),
-				 fmt_time(d, sizeof(d), slice_max(p2->d, i, p2->n)));
-		else
-			snprintf(why, sizeof(why), "no rows above the page size");
-		set_doubt(v, why);
-	}
-}
-
-static void judge_erase(const struct fam *p2, const struct step *s2, const struct fam *p3,
-			const struct step *s3, size_t from2, struct va_verdict *v)
-{
-	if (s2->clean && s3->clean && p3->b[s3->k] == 3 * p2->b[s2->k])
-		judge_both(p2, s2, p3, s3, v);
-	else if (s2->clean)
-		judge_pow2(p2, s2, p3, s3, v);
-	else if (s3->clean)
-		judge_3x(p2, from2, p3, s3, v);
-	else
-		judge_none(p2, s2, s3, from2, v);
-	/* A further blurred rise above the step: a staircase, not one erase block. */
-	if (v->erase_state == VA_FOUND && (v->erase_3x ? s3->near : s2->near || s3->near)) {
-		/* (Partly raised power-of-two rows are expected on a 3 x 2^n card.) */
-		const struct step *s = v->erase_3x || !s2->near ? s3 : s2;
-		char why[512], a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
-
-		snprintf(why, sizeof(why), "a step at %s, and another, blurred rise between %s "
-			 "and %s", fmt_size(a, sizeof(a), v->erase), fmt_size(b, sizeof(b), s->near_lo),
-			 fmt_size(c, sizeof(c), s->near_hi));
-		set_doubt(v, why);
-	}
-}
-
-static void page_text(struct va_verdict *v, const struct fam *p2, size_t k, size_t second)
-{
-	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
-	int n;
-
-	v->page_state = VA_FOUND;
-	v->page = p2->b[k];
-	n = snprintf(v->page_why, sizeof(v->page_why), "diff %s or more from %s up vs at most %s "
-		     "below", fmt_time(a, sizeof(a), slice_min(p2->d, k, p2->n)),
-		     fmt_size(b, sizeof(b), p2->b[k]), fmt_time(c, sizeof(c), slice_max(p2->d, 0, k)));
-	if (second && n > 0 && (size_t)n < sizeof(v->page_why))
-		snprintf(v->page_why + n, sizeof(v->page_why) - (size_t)n, "; another step at %s: "
-			 "pages read in pairs?", fmt_size(a, sizeof(a), p2->b[second]));
-}
-
-static void no_pattern(struct va_verdict *v, const struct va_row *rows, size_t n, double thr)
-{
-	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
-	double lo = 0, hi = 0;
-
+	column(rows, n, false, &mpre, &spre);
+	column(rows, n, true, &mpost, &spost);
 	for (size_t i = 0; i < n; i++) {
-		if (i == 0 || rows[i].diff < lo)
-			lo = rows[i].diff;
-		if (i == 0 || rows[i].diff > hi)
-			hi = rows[i].diff;
-	}
-	v->no_pattern = true;
-	v->erase_state = VA_NONE;
-	if (n == 0)
-		snprintf(v->erase_why, sizeof(v->erase_why), "no rows");
-	else
-		snprintf(v->erase_why, sizeof(v->erase_why), "no boundary above which every diff "
-			 "is clearly larger than below (diffs from %s to %s, plain reads %s)",
-			 fmt_time(a, sizeof(a), lo), fmt_time(b, sizeof(b), hi),
-			 thr > 0 ? fmt_time(c, sizeof(c), thr / VA_ABS_FRAC) : "unknown");
-}
-
-/*
- * A row with one read far off (an outlier of the device, or of the
- * system) says nothing: a plain read much slower than the typical one,
- * or a diff that no boundary can explain (more than 3 reads' worth, or
- * clearly negative).
- */
-static bool outlier(const struct va_row *r, double t)
-{
-	if (t <= 0)
-		return false;
-	return r->pre > 1.25 * t || r->post > 1.25 * t || r->diff > 3 * t || r->diff < -0.25 * t;
-}
-
-/* Drop rows that stick out above both neighbours by half a read: a slow "on" read. */
-static unsigned drop_spikes(struct fam *f, double t)
-{
-	unsigned dropped = 0;
-
-	if (t <= 0)
-		return 0;
-	for (size_t k = 0; k < f->n && f->n >= 3; k++) {
-		double left = k > 0 ? f->d[k - 1] : f->d[k + 1];
-		double right = k + 1 < f->n ? f->d[k + 1] : f->d[k - 1];
-
-		if (f->d[k] - (left > right ? left : right) > 0.5 * t) {
-			memmove(f->b + k, f->b + k + 1, (f->n - k - 1) * sizeof(f->b[0]));
-			memmove(f->d + k, f->d + k + 1, (f->n - k - 1) * sizeof(f->d[0]));
-			f->n--;
-			dropped++;
-			k--;
-		}
-	}
-	return dropped;
-}
-
-/* The largest negative diff among the rows kept: how far noise alone moves a diff. */
-static double noise_level(const struct fam *p2, const struct fam *p3)
-{
-	double worst = 0;
-
-	for (size_t i = 0; i < p2->n; i++)
-		if (-p2->d[i] > worst)
-			worst = -p2->d[i];
-	for (size_t i = 0; i < p3->n; i++)
-		if (-p3->d[i] > worst)
-			worst = -p3->d[i];
-	return worst;
-}
-
-/* An erase size found in what is left of a table that lost many rows to
- * outliers rests on too little: say so instead. */
-static void too_many_left_out(struct va_verdict *v, size_t n)
-{
-	char why[sizeof(v->erase_why)], a[FB_FMT_LEN];
-
-	if (v->erase_state != VA_FOUND || v->outliers * VA_MAX_LEFT_OUT <= n)
-		return;
-	snprintf(why, sizeof(why), "%s, but %u of %zu rows were left out as too noisy "
-		 "(try a larger --count)", fmt_size(a, sizeof(a), v->erase), v->outliers, n);
-	set_doubt(v, why);
-}
-
-void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
-{
-	struct fam *p2 = calloc(1, sizeof(*p2)), *p3 = calloc(1, sizeof(*p3));
-	double pre[VA_MAX_ROWS], thr = 0;
-	size_t np = 0, page = 0, second = 0, from2 = 0, from3 = 0;
-	struct step s2, s3;
-
-	memset(v, 0, sizeof(*v));
-	if (!p2 || !p3) {
-		free(p2);
-		free(p3);
-		set_doubt(v, "out of memory");
-		return;
-	}
-	for (size_t i = 0; i < n && i < VA_MAX_ROWS; i++)
 		if (rows[i].pre > 0)
-			pre[np++] = rows[i].pre;
-	if (np)
-		thr = VA_ABS_FRAC * stats_median(pre, np);
-	if (thr <= 0) {
-		/* No read took any time: the original printed failed reads as 0. */
-		no_pattern(v, rows, n < VA_MAX_ROWS ? n : VA_MAX_ROWS, 0);
-		free(p2);
-		free(p3);
-		return;
+			all[m++] = rows[i].pre;
+		if (rows[i].post > 0)
+			all[m++] = rows[i].post;
 	}
-	for (size_t i = 0; i < n && i < VA_MAX_ROWS; i++) {
-		if (outlier(&rows[i], thr / VA_ABS_FRAC)) {
+	v->plain = m ? stats_median(all, m) : 0;
+	for (size_t i = 0; i < n; i++) {
+		bool even = evenly_slowed(&rows[i], mpre, mpost);
+
+		if (!even && (far_off(rows[i].pre, mpre, spre, VA_READ_OFF) ||
+			      far_off(rows[i].post, mpost, spost, VA_READ_OFF))) {
+			if (v->outliers < VA_LEFT_SHOWN)
+				v->left[v->outliers] = rows[i].b;
 			v->outliers++;
 			continue;
 		}
 		if (is_pow2(rows[i].b))
-			fam_add(p2, rows[i].b, rows[i].diff);
+			vs_add(p2, rows[i].b, rows[i].diff, rows[i].pre, rows[i].post);
 		else if (va_is_3x(rows[i].b))
-			fam_add(p3, rows[i].b, rows[i].diff);
+			vs_add(p3, rows[i].b, rows[i].diff, rows[i].pre, rows[i].post);
 	}
-	v->outliers += drop_spikes(p2, thr / VA_ABS_FRAC) + drop_spikes(p3, thr / VA_ABS_FRAC);
-	/* A negative diff is pure noise: no step smaller than thrice it counts. */
-	if (thr < VA_NOISE_STEPS * noise_level(p2, p3))
-		thr = VA_NOISE_STEPS * noise_level(p2, p3);
-	if (find_page(p2, thr, &page, &second)) {
-		page_text(v, p2, page, second);
-		from2 = page;
-		from3 = fam_index(p3, 3 * v->page);
+	vs_disturbed(p2, VA_READ_SHAKY, VA_READ_LOPSIDED);
+	vs_disturbed(p3, VA_READ_SHAKY, VA_READ_LOPSIDED);
+}
+
+/* How far a negative diff of either family lies below its neighbours (verdict_step.h). */
+static double most_negative(const struct vs_fam *p2, const struct vs_fam *p3)
+{
+	return fmax(vs_negative(p2), vs_negative(p3));
+}
+
+/* Noise, then single spikes and dips left out, then the noise of what is left. */
+static void settle(struct vs_fam *f, double neg, struct va_verdict *v)
+{
+	unsigned room = v->outliers < VA_LEFT_SHOWN ? VA_LEFT_SHOWN - v->outliers : 0;
+
+	vs_noise(f, neg);
+	v->outliers += vs_despike(f, v->left + (VA_LEFT_SHOWN - room), room);
+	vs_noise(f, neg);
+}
+
+/* The erase rise of one family from row lo up, and a competing one above it. */
+/* The step height of a rise. */
+static double height(const struct vs_step *s)
+{
+	return s->up - s->down;
+}
+
+/*
+ * A rise whose row sits between the level below and the median above may
+ * be the first of two steps (a staircase): the level from it up to a
+ * clean second rise is then a clean step of its own. Both are kept, as
+ * two readings (vt_found names both).
+ */
+static bool staircase(const struct vs_fam *f, size_t lo, struct rise *r)
+{
+	struct vs_fam *low;
+	struct vs_step s1, s2;
+	bool two = false;
+
+	if (r->s.k + 2 >= f->n ||
+	    !vs_first_rise(f, r->s.k, f->b[r->s.k + 2], VA_MIN_ABOVE, &s2) || s2.flaw != VS_CLEAN)
+		return false;
+	low = malloc(sizeof(*low));
+	if (!low)
+		return false;
+	*low = *f;
+	low->n = s2.k;
+	two = vs_test(low, lo, r->s.k, 2, &s1) && s1.flaw == VS_CLEAN &&
+	      height(&s2) >= VA_SECOND * height(&s1);
+	free(low);
+	if (two) {
+		r->s = s1;
+		r->s.lo = lo;
+		r->s2 = s2;
+		r->second = true;
 	}
-	erase_step(p2, from2, thr, &s2);
-	erase_step(p3, from3, thr, &s3);
-	judge_erase(p2, &s2, p3, &s3, from2, v);
-	too_many_left_out(v, n < VA_MAX_ROWS ? n : VA_MAX_ROWS);
+	return two;
+}
+
+static void erase_rise(const struct vs_fam *f, size_t lo, struct rise *r)
+{
+	memset(r, 0, sizeof(*r));
+	/* (A level has two rows at least: the first candidate is two rows above lo.) */
+	r->found = lo + 2 < f->n &&
+		   vs_first_rise(f, lo, f->b[lo + 2] > VA_ERASE_MIN ? f->b[lo + 2] : VA_ERASE_MIN,
+				 VA_MIN_ABOVE, &r->s);
+	/*
+	 * (A level that creeps up by a few percent is no second erase block,
+	 * nor are the top rows alone: they are measured at the fewest
+	 * positions, and scatter the most; nor is the step's own row a level
+	 * below a second rise: a level has two rows at least.)
+	 */
+	if (r->found && r->s.flaw == VS_BETWEEN && staircase(f, lo, r))
+		return;
+	if (r->found && r->s.flaw == VS_CLEAN && r->s.k + 2 < f->n)
+		r->second = vs_first_rise(f, r->s.k, f->b[r->s.k + 2], VA_MIN_ABOVE, &r->s2) &&
+			    r->s2.flaw != VS_FEW &&
+			    r->s2.up - r->s2.down >= VA_SECOND * (r->s.up - r->s.down);
+}
+
+static bool clean(const struct rise *r)
+{
+	return r->found && r->s.flaw == VS_CLEAN;
+}
+
+/* How far rows of f from boundary b up rise over those from lo below it, as a fraction of h. */
+static double raised(const struct vs_fam *f, size_t lo, uint64_t b, double h)
+{
+	size_t i = vs_index(f, b);
+
+	if (i >= f->n || i <= lo || h <= 0)
+		return 0;
+	return (vs_med(f, i, f->n) - vs_med(f, lo, i)) / h;
+}
+
+/* How far chance moves raised(f, lo, b, h) (a fraction of h, like it). */
+static double raised_noise(const struct vs_fam *f, size_t lo, uint64_t b, double h)
+{
+	return h > 0 ? vs_diff_noise(f, lo, vs_index(f, b)) / h : INFINITY;
+}
+
+/*
+ * A fraction q of a full step, give or take sq (its noise): fully raised
+ * (1), partly (-1), or chance could make it either (0). A step is full
+ * when it is at least VA_FULL high and clear of half, partial when it is
+ * at most VA_PARTIAL and clear of VA_FULL, by twice its noise.
+ */
+static int fullness(double q, double sq)
+{
+	if (q >= VA_FULL && q - 2 * sq >= 0.5)
+		return 1;
+	if (q <= VA_PARTIAL && q + 2 * sq <= VA_FULL)
+		return -1;
+	return 0;
+}
+
+/* Both families step cleanly where a 2^n block of the power-of-two size would make them. */
+static void judge_both(const struct ctx *c, const struct rise *r2, const struct rise *r3,
+		       struct va_verdict *v)
+{
+	double h3 = height(&r3->s), q = height(&r2->s) / h3;
+	double n2 = vs_diff_noise(c->p2, r2->s.lo, r2->s.k);
+	double n3 = vs_diff_noise(c->p3, r3->s.lo, r3->s.k);
+	int full = fullness(q, sqrt(n2 * n2 + q * q * n3 * n3) / h3);
+
+	if (full > 0)
+		vt_found(c, r2, r3, false, q, v);
+	else if (full < 0)
+		vt_found(c, r3, r2, true, q, v);
+	else
+		vt_families(c, r2, r3, q, v);
+}
+
+/*
+ * Are the rows of f from boundary b up raised as high as a step of
+ * height h, with the row at b up and the one below it down (the other
+ * family's confirmation of a step of height h, even where that family
+ * has no clean step of its own)? *r gets that rise.
+ */
+static bool confirms(const struct vs_fam *f, size_t lo, uint64_t b, double h, struct rise *r)
+{
+	size_t k = vs_index(f, b);
+	double q;
+
+	memset(r, 0, sizeof(*r));
+	if (k >= f->n || f->b[k] != b || k <= lo || f->b[k - 1] != b / 2 || h <= 0)
+		return false;
+	vs_test(f, lo, k, 0, &r->s);
+	r->found = true;
+	q = raised(f, lo, b, h);
+	if (fullness(q, raised_noise(f, lo, b, h)) <= 0)
+		return false;
+	/*
+	 * (Raised far higher, it is the full step over a partial one: a 3 x 2^n
+	 * card. Partly raised rows of a 3 x 2^n card reach at most half: of
+	 * the eight positions of a row, three in eight or so are erase
+	 * boundaries, never the first.)
+	 */
+	return q >= VA_CONFIRM_LO && q <= VA_CONFIRM_HI && f->d[k] - r->s.down >= 0.5 * h &&
+	       f->d[k - 1] - r->s.down <= 0.5 * h && !f->shaky[k];
+}
+
+/* Only the power-of-two family steps cleanly. */
+static void judge_pow2(const struct ctx *c, const struct rise *r2, const struct rise *r3,
+		       struct va_verdict *v)
+{
+	uint64_t e = c->p2->b[r2->s.k];
+	size_t i3 = vs_index(c->p3, 3 * e);
+	struct rise r;
+
+	if (c->p3->n - i3 < VA_MIN_ABOVE || i3 == 0)
+		vt_found(c, r2, NULL, false, 1, v);
+	else if (r3->found && c->p3->b[r3->s.k] == 3 * e &&
+		 height(&r2->s) >= VA_FULL * height(&r3->s) &&
+		 height(&r2->s) <= height(&r3->s) / VA_FULL)
+		/* The 3 x 2^n rows rise where they must, as high, if not cleanly. */
+		vt_found(c, r2, r3, false, height(&r2->s) / height(&r3->s), v);
+	else if (confirms(c->p3, c->lo3, 3 * e, height(&r2->s), &r))
+		/* They are raised from there, if their own first rise lies elsewhere. */
+		vt_found(c, r2, &r, false, 1, v);
+	else
+		vt_disagree(c, r2, r3, v);
+}
+
+/*
+ * Only the 3 x 2^n family steps cleanly, at E: the erase block is E, or
+ * E/3 (a 2^n block steps the 3 x 2^n rows at three times its size). The
+ * power-of-two rows from E/3 up tell which: on a 3 x 2^n card at most a
+ * few of their positions are erase boundaries (never the first, an odd
+ * multiple of E/3 that 3 does not divide), on a 2^n card all of them.
+ */
+static void judge_3x(const struct ctx *c, const struct rise *r2, const struct rise *r3,
+		     struct va_verdict *v)
+{
+	uint64_t e = c->p3->b[r3->s.k];
+	double q = raised(c->p2, c->lo2, e / 3, height(&r3->s));
+	struct rise r;
+
+	if (confirms(c->p2, c->lo2, e / 3, height(&r3->s), &r))
+		vt_found(c, r2->found && c->p2->b[r2->s.k] == e / 3 ? r2 : &r, r3, false, q, v);
+	else if (fullness(q, raised_noise(c->p2, c->lo2, e / 3, height(&r3->s))) >= 0 &&
+		 vs_index(c->p2, e / 3) < c->p2->n)
+		vt_partial(c, r3, q, v);
+	else
+		vt_found(c, r3, NULL, true, q, v);
+}
+
+static void judge_erase(const struct ctx *c, struct va_verdict *v)
+{
+	struct rise r2, r3;
+
+	erase_rise(c->p2, c->lo2, &r2);
+	erase_rise(c->p3, c->lo3, &r3);
+	if (clean(&r2) && clean(&r3) && c->p3->b[r3.s.k] == 3 * c->p2->b[r2.s.k])
+		judge_both(c, &r2, &r3, v);
+	else if (clean(&r2) && clean(&r3) && c->p2->b[r2.s.k] > c->p3->b[r3.s.k] / 3 &&
+		 height(&r2.s) <= VA_PARTIAL * height(&r3.s))
+		/* The power-of-two rows partly raised above E/3 of a 3 x 2^n card. */
+		judge_3x(c, &r2, &r3, v);
+	else if (clean(&r2))
+		judge_pow2(c, &r2, &r3, v);
+	else if (clean(&r3))
+		judge_3x(c, &r2, &r3, v);
+	else
+		vt_unclear(c, &r2, &r3, v);
+}
+
+/*
+ * The 3 x 2^n rows must not contradict a page P: the boundaries 3P and
+ * up are page boundaries too, 3P/2 is none. Where both rows were
+ * measured, 3P lies up the page's rise and 3P/2 on the floor.
+ */
+static bool page_agrees(const struct vs_fam *p2, size_t page, const struct vs_fam *p3)
+{
+	uint64_t pg = p2->b[page];
+	size_t k = vs_index(p3, 3 * pg);
+	double h = vs_med(p2, page, page + 3 < p2->n ? page + 3 : p2->n) - vs_med(p2, 0, page);
+	double floor3;
+
+	if (k == 0 || k >= p3->n || p3->b[k] != 3 * pg || p3->b[k - 1] != 3 * pg / 2)
+		return true;	/* (nothing to check it with) */
+	floor3 = vs_med(p3, 0, k);
+	return !p3->shaky[k] && !p3->shaky[k - 1] && p3->d[k] - floor3 >= VA_ROW_UP * h &&
+	       p3->d[k - 1] - floor3 <= (1 - VA_ROW_UP) * h;
+}
+
+static void judge_page(struct ctx *c, struct va_verdict *v)
+{
+	size_t page, second;
+
+	if (!vs_page(c->p2, VA_PAGE_MAX, &page, &second) || !page_agrees(c->p2, page, c->p3))
+		return;
+	vt_page(c->p2, page, second, v);
+	/* (Pages read in pairs: the level below the erase step starts at the second rise.) */
+	c->lo2 = second ? second : page;
+	c->lo3 = vs_index(c->p3, 3 * v->page);
+}
+
+/* Rows of both families whose plain reads were disturbed. */
+static unsigned shaky_rows(const struct vs_fam *p2, const struct vs_fam *p3)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < p2->n; i++)
+		n += p2->shaky[i];
+	for (size_t i = 0; i < p3->n; i++)
+		n += p3->shaky[i];
+	return n;
+}
+
+/* An erase size found in what is left of a table that lost many rows,
+ * or whose reads were disturbed in many, rests on too little: say so. */
+static void too_many_left_out(const struct ctx *c, struct va_verdict *v, size_t n)
+{
+	unsigned shaky = shaky_rows(c->p2, c->p3);
+
+	if (v->erase_state == VA_FOUND && v->outliers * VA_MAX_LEFT_OUT > n)
+		vt_left_out(v, n, false);
+	else if (v->erase_state == VA_FOUND && (v->outliers + shaky) * VA_MAX_LEFT_OUT > n)
+		vt_left_out(v, n, true);
+}
+
+void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
+{
+	struct vs_fam *p2 = calloc(1, sizeof(*p2)), *p3 = calloc(1, sizeof(*p3));
+	struct ctx c = { .p2 = p2, .p3 = p3 };
+
+	memset(v, 0, sizeof(*v));
+	if (n > VA_MAX_ROWS)
+		n = VA_MAX_ROWS;
+	if (!p2 || !p3) {
+		free(p2);
+		free(p3);
+		snprintf(v->erase_why, sizeof(v->erase_why), "out of memory");
+		v->erase_state = VA_UNCERTAIN;
+		return;
+	}
+	read_rows(rows, n, p2, p3, v);
+	if (v->plain > 0) {
+		double neg = most_negative(p2, p3);
+
+		settle(p2, neg, v);
+		settle(p3, neg, v);
+		v->noise = p2->noise;
+		judge_page(&c, v);
+		judge_erase(&c, v);
+		too_many_left_out(&c, v, n);
+	}
 	if (v->erase_state == VA_NONE && v->page_state == VA_NONE)
-		no_pattern(v, rows, n < VA_MAX_ROWS ? n : VA_MAX_ROWS, thr);
+		vt_no_pattern(&c, rows, n, v);
 	free(p2);
 	free(p3);
 }
@@ -538,7 +462,17 @@ void va_print(const struct va_verdict *v)
 		report_line("verdict: erase block uncertain: %s", v->erase_why);
 	if (v->page_state == VA_FOUND)
 		report_line("verdict: page %s (%s)", fmt_size(a, sizeof(a), v->page), v->page_why);
-	if (v->outliers)
-		report_line("verdict: %u row%s left out: a read in %s was far off (try a larger --count)",
-			    v->outliers, v->outliers == 1 ? "" : "s", v->outliers == 1 ? "it" : "them");
+	if (v->outliers) {
+		char list[VA_LEFT_SHOWN * (FB_FMT_LEN + 2) + 8] = "";
+		size_t used = 0;
+
+		for (unsigned i = 0; i < v->outliers && i < VA_LEFT_SHOWN; i++)
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", i ? ", " : "",
+						 fmt_size(a, sizeof(a), v->left[i]));
+		if (v->outliers > VA_LEFT_SHOWN)
+			snprintf(list + used, sizeof(list) - used, ", ...");
+		report_line("verdict: %u row%s left out (%s): a read or the diff in %s sticks out "
+			    "(try a larger --count)", v->outliers, v->outliers == 1 ? "" : "s", list,
+			    v->outliers == 1 ? "it" : "them");
+	}
 }

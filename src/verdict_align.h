@@ -1,9 +1,10 @@
 /*
- * Reading an align table the way an expert would: where does the diff
- * step up for the last time (the erase block), where does it first rise
- * above the floor (the page)? Pure functions over (boundary, diff) rows,
- * shared by the live -a run and by --analyze, so both print the same
- * verdict for the same numbers.
+ * Reading an align table the way an expert would: where do the diffs
+ * rise above the floor (the page), and from which boundary up do they
+ * rise again and stay up (the erase block)? Judged against the noise the
+ * table itself shows. Pure functions over (boundary, diff) rows, shared
+ * by the live -a run and by --analyze, so both print the same verdict
+ * for the same numbers.
  */
 #ifndef FB_VERDICT_ALIGN_H
 #define FB_VERDICT_ALIGN_H
@@ -17,6 +18,8 @@
 /* Page steps are looked for at or below this boundary, erase steps above. */
 #define VA_PAGE_MAX (64 * 1024)
 #define VA_MAX_ROWS 128
+/* Rows left out that the verdict names. */
+#define VA_LEFT_SHOWN 4
 
 struct va_row {
 	uint64_t b;		/* boundary, bytes: 2^n or 3 x 2^n */
@@ -31,9 +34,13 @@ struct va_verdict {
 	uint64_t erase, page;
 	bool erase_3x;		/* the erase block is 3 x 2^n bytes */
 	bool no_pattern;	/* neither an erase nor a page step */
-	char erase_why[512];	/* the evidence, or the reason for doubt */
+	uint64_t cand[2];	/* uncertain: the sizes that compete (0: none) */
+	double plain;		/* the median plain read (pre and post), ns */
+	double noise;		/* the power-of-two rows' row-to-row noise, ns */
+	char erase_why[640];	/* the evidence, or the reason for doubt */
 	char page_why[200];
-	unsigned outliers;	/* rows left out: a read in them was far off */
+	unsigned outliers;	/* rows left out: a read or the diff in them was far off */
+	uint64_t left[VA_LEFT_SHOWN];	/* the first of them (boundaries) */
 };
 
 /* Is b of the form 3 x 2^n? */

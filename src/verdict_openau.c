@@ -108,6 +108,34 @@ static size_t gc_run(const struct oa_run *r)
 	return r->n;
 }
 
+/* A cost per write big enough to be a collection, not a command's overhead. */
+static bool gc_sized(double ns, double block)
+{
+	return ns >= OA_GC_MIN_NS && ns >= OA_GC_FRAC * block;
+}
+
+/*
+ * The fixed cost of each write over the smallest OA_GC_LINES blocks:
+ * the intercept of time per write against block size. When it is as big
+ * as a collection (*extra), the run is not fast, even before the rate
+ * halves line by line: with large blocks the transfer still hides it.
+ */
+static bool gc_cost(const struct oa_run *r, double *extra)
+{
+	double x[OA_GC_LINES], y[OA_GC_LINES], a, b;
+
+	if (r->n < OA_GC_LINES)
+		return false;
+	for (size_t i = 0; i < OA_GC_LINES; i++) {
+		x[i] = (double)r->size[r->n - 1 - i];
+		y[i] = write_ns(r, r->n - 1 - i);
+	}
+	if (stats_linfit(x, y, OA_GC_LINES, &a, &b) < 0)
+		return false;
+	*extra = a;
+	return gc_sized(a, block_ns(r));
+}
+
 static void classify_slow(const struct oa_run *r, size_t first, struct oa_result *res)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN];
@@ -123,7 +151,7 @@ void oa_classify(const struct oa_run *r, struct oa_result *res)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], d[FB_FMT_LEN];
 	size_t first = gc_run(r), last = r->n ? r->n - 1 : 0;
-	double best = best_rate(r);
+	double best = best_rate(r), extra;
 
 	memset(res, 0, sizeof(*res));
 	if (r->n == 0) {
@@ -140,6 +168,10 @@ void oa_classify(const struct oa_run *r, struct oa_result *res)
 	if (!r->complete) {
 		snprintf(res->why, sizeof(res->why), "ended at %s (%s) before the smallest block "
 			 "size, without garbage collection", a, b);
+	} else if (r->rate[last] * OA_FAST_FACTOR >= best && gc_cost(r, &extra)) {
+		snprintf(res->why, sizeof(res->why), "%s at %s, within %.3gx of the best %s, but the "
+			 "smallest blocks each cost %s more than their transfer: garbage collection?", a,
+			 b, best / r->rate[last], c, fmt_time(d, sizeof(d), extra));
 	} else if (r->rate[last] * OA_FAST_FACTOR >= best) {
 		res->c = OA_FAST;
 		snprintf(res->why, sizeof(res->why), "%s at %s, within %.3gx of the best %s", a, b,
@@ -180,19 +212,95 @@ void oa_classify_pair(const struct oa_run *agg, const struct oa_run *slowest,
 	}
 }
 
-/* Below this fraction of the base run's median rate, a run is not fast. */
+/* Below this fraction of the base run's median rate, a run is not fast... */
 #define OA_BASE_FRAC 0.5
+/* ...unless it is slower by the same factor at every size (a card that
+ * writes slower, e.g. once a write cache ran out): this much drop of that
+ * factor from one line to the next is not the same factor. */
+#define OA_SHAPE_DROP 0.85
+/* Extra costs per write against the base within this factor: "the same". */
+#define OA_SAME_COST 1.5
+
+/* Index in r of the line of size s, or r->n. */
+static size_t line_of(const struct oa_run *r, uint64_t s)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (r->size[i] == s)
+			return i;
+	return r->n;
+}
+
+/*
+ * Every one of the smallest common lines costs about the same extra time
+ * per write as with the base, and as much as a collection: the signature
+ * against the base (*extra: the median extra time).
+ */
+static bool gc_against(const struct oa_run *base, const struct oa_run *r, double *extra)
+{
+	double e[OA_GC_LINES], lo = 0, hi = 0;
+	size_t m = 0;
+
+	for (size_t i = r->n; i-- > 0 && m < OA_GC_LINES;) {
+		size_t j = line_of(base, r->size[i]);
+
+		if (j == base->n)
+			return false;
+		e[m] = write_ns(r, i) - write_ns(base, j);
+		lo = m ? (e[m] < lo ? e[m] : lo) : e[m];
+		hi = m ? (e[m] > hi ? e[m] : hi) : e[m];
+		m++;
+	}
+	if (m < OA_GC_LINES || !gc_sized(lo, block_ns(base)) || hi > OA_SAME_COST * lo)
+		return false;
+	*extra = stats_median(e, m);
+	return true;
+}
+
+/* Is r slower than base by about the same factor at every common size? */
+static bool uniformly_slower(const struct oa_run *base, const struct oa_run *r)
+{
+	double prev = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		size_t j = line_of(base, r->size[i]);
+		double q;
+
+		if (j == base->n || base->rate[j] <= 0)
+			continue;
+		q = r->rate[i] / base->rate[j];
+		if (prev > 0 && q < OA_SHAPE_DROP * prev)
+			return false;
+		prev = q;
+	}
+	return true;
+}
 
 void oa_against(const struct oa_run *base, unsigned base_nr, const struct oa_run *r,
 		struct oa_result *res)
 {
-	double mb, mr;
+	char a[FB_FMT_LEN], t[FB_FMT_LEN];
+	struct oa_result b;
+	double mb, mr, extra;
 
-	if (res->c != OA_FAST || !base || base->n == 0 || r->n == 0)
+	if (res->c == OA_SLOW || !base || base->n == 0 || r->n == 0 || base == r)
+		return;
+	oa_classify(base, &b);
+	if (b.c != OA_FAST)
+		return;	/* (a base that is not fast itself says nothing) */
+	if (gc_against(base, r, &extra)) {
+		res->c = OA_SLOW;
+		res->write_ns = extra;
+		snprintf(res->why, sizeof(res->why), "from %s down every write costs about %s more "
+			 "than with %u erase block%s: garbage collection",
+			 fmt_size(a, sizeof(a), r->size[r->n - OA_GC_LINES]), fmt_time(t, sizeof(t), extra),
+			 base_nr, base_nr == 1 ? "" : "s");
+		return;
+	}
+	if (res->c != OA_FAST)
 		return;
 	mb = stats_median(base->rate, base->n);
 	mr = stats_median(r->rate, r->n);
-	if (mr >= OA_BASE_FRAC * mb)
+	if (mr >= OA_BASE_FRAC * mb || uniformly_slower(base, r))
 		return;
 	res->c = OA_INCONCLUSIVE;
 	snprintf(res->why, sizeof(res->why), "no garbage-collection signature, but its rates are "
@@ -253,14 +361,37 @@ void oa_bracket_init(struct oa_bracket *b)
 	memset(b, 0, sizeof(*b));
 }
 
+/* Rank of a class: slow < inconclusive < fast. */
+static int rank(enum oa_class c)
+{
+	return c == OA_FAST ? 2 : c == OA_INCONCLUSIVE ? 1 : 0;
+}
+
+/* fast, slow and inconclusive from the best result of every N seen. */
+static void bracket_recount(struct oa_bracket *b)
+{
+	b->fast = b->slow = b->inconclusive = 0;
+	for (unsigned n = 1; n <= OA_BRACKET_N; n++) {
+		enum oa_class c = (enum oa_class)(b->best[n] - 1);
+
+		if (!b->best[n])
+			continue;
+		if (c == OA_FAST)
+			b->fast = n;
+		else if (c == OA_SLOW && !b->slow)
+			b->slow = n;
+		else if (c == OA_INCONCLUSIVE && !b->inconclusive)
+			b->inconclusive = n;
+	}
+}
+
 void oa_bracket_add(struct oa_bracket *b, unsigned nr, enum oa_class c)
 {
-	if (c == OA_FAST && nr > b->fast)
-		b->fast = nr;
-	else if (c == OA_SLOW && (b->slow == 0 || nr < b->slow))
-		b->slow = nr;
-	else if (c == OA_INCONCLUSIVE && (b->inconclusive == 0 || nr < b->inconclusive))
-		b->inconclusive = nr;
+	if (nr < 1 || nr > OA_BRACKET_N)
+		return;
+	if (!b->best[nr] || rank(c) > rank((enum oa_class)(b->best[nr] - 1)))
+		b->best[nr] = (unsigned char)(1 + c);
+	bracket_recount(b);
 	b->contradicts = b->fast && b->slow && b->fast >= b->slow;
 }
 

@@ -64,8 +64,13 @@ ok "3MiB card: no power-of-two boundary is a clean erase boundary" [ "$pow2_eras
 expect_status 0 "align -b 3072" "$FB" -a -b 3072 sim:
 ok "-b 3072: the first block of rows is 2GiB down to 8KiB" \
 	[ "$(awk '$1 == "align" { print $2 }' <<<"$OUT" | head -19 | tr '\n' ' ')" = "$(for ((b = 2147483648; b >= 8192; b /= 2)); do printf '%d ' $b; done)" ]
-ok "-b 3072: the 3 x 2^n block starts at 6KiB" grep -q '^align 6144	' <<<"$OUT"
+ok "-b 3072: the 3 x 2^n block starts at 12KiB" grep -q '^align 12288	' <<<"$OUT"
+ok "-b 3072: no 6KiB row (its pre and post reads would cross 4KiB boundaries)" not grep -q '^align 6144	' <<<"$OUT"
 ok "-b 3072: erase block 4MiB" grep -q '^verdict: erase block 4MiB ' <<<"$OUT"
+ok "-b 3072: no row left out" not grep -q 'left out' <<<"$OUT"
+expect_status 0 "align -b 6144" "$FB" -a -b 6144 sim:
+ok "-b 6144: no negative diff (no pre or post read crosses a page)" not grep -q 'diff -' <<<"$OUT"
+ok "-b 6144: erase block 4MiB" grep -q '^verdict: erase block 4MiB (.*the 3 x 2^n rows agree' <<<"$OUT"
 
 # ---- open-au: N <= slots stays fast; N > slots halves line by line
 rates() { awk '$1 != "verdict:" { print $2 }' <<<"$1" | while read -r r; do to_num "$r"; done; }
