@@ -1,4 +1,4 @@
-/* The align test's measurement, shared with the verdicts that read it. */
+/* The align test's measurement, and its verdict for --find-open-au. */
 #ifndef FB_ALIGN_H
 #define FB_ALIGN_H
 
@@ -18,5 +18,9 @@ uint64_t align_max_boundary(uint64_t size, uint64_t bs);
 /* Measure one boundary b (any multiple of the sector, e.g. 3 x 2^n). */
 int align_measure(struct target *t, void *buf, uint64_t b, uint64_t bs,
 		  unsigned count, struct align_row *row);
+
+struct va_verdict;
+/* The verdict of the last complete -a run in this process (NULL: none). */
+const struct va_verdict *align_last_verdict(void);
 
 #endif

@@ -15,7 +15,7 @@
 #include "analyze_input.h"
 #include "core/out.h"
 #include "modules.h"
-#include "report.h"
+#include "safety.h"
 #include "saved_output.h"
 #include "units.h"
 #include "verdict_align.h"
@@ -84,10 +84,10 @@ static void start(struct an *a, int kind)
 static void print_notes(const struct an *a)
 {
 	for (unsigned i = 0; i < a->nnotes; i++)
-		report_line("analyze: %s", a->notes[i]);
+		out_note("analyze: %s", a->notes[i]);
 	if (a->restored + a->left_out > a->nnotes)
-		report_line("analyze: %u more rows restored or left out",
-			    a->restored + a->left_out - a->nnotes);
+		out_note("analyze: %u more rows restored or left out",
+			 a->restored + a->left_out - a->nnotes);
 }
 
 /*
@@ -163,8 +163,8 @@ static void finish_align(struct an *a)
 	for (size_t i = 0; i < a->nrows; i++)
 		n3 += va_is_3x(a->rows[i].b);
 	run_tail(a, NULL, tail, sizeof(tail));
-	report_line("run %u (line %llu): align, %zu row%s%s%s", a->runs, a->first_line, a->nrows,
-		    a->nrows == 1 ? "" : "s", n3 ? ", with 3 x 2^n rows" : "", tail);
+	out_note("run %u (line %llu): align, %zu row%s%s%s", a->runs, a->first_line, a->nrows,
+		 a->nrows == 1 ? "" : "s", n3 ? ", with 3 x 2^n rows" : "", tail);
 	print_notes(a);
 	va_judge(a->rows, a->nrows, &v);
 	va_print(&v);
@@ -193,9 +193,9 @@ static void finish_open_au(struct an *a)
 	if (nr)
 		snprintf(n, sizeof(n), "%u erase block%s", nr, nr == 1 ? "" : "s");
 	run_tail(a, r, tail, sizeof(tail));
-	report_line("run %u (line %llu): open-au, %s, %s, %zu line%s%s", a->runs, a->first_line, n,
-		    !mode_said(a) ? "mode not said (read as linear)" : random ? "random" : "linear",
-		    r->n, r->n == 1 ? "" : "s", tail);
+	out_note("run %u (line %llu): open-au, %s, %s, %zu line%s%s", a->runs, a->first_line, n,
+		 !mode_said(a) ? "mode not said (read as linear)" : random ? "random" : "linear",
+		 r->n, r->n == 1 ? "" : "s", tail);
 	oa_result_print(nr, random, &res);
 	if (nr) {
 		oa_bracket_add(&a->br[random], nr, res.c);
@@ -213,10 +213,10 @@ static void finish_find_fat(struct an *a)
 	for (size_t i = 0; i < a->ncol; i++)
 		a->cols[i].complete = complete(a, &a->cols[0]);
 	run_tail(a, a->ncol ? &a->cols[0] : NULL, tail, sizeof(tail));
-	report_line("run %u (line %llu): find-fat, %zu erase block%s, %s, %zu line%s%s", a->runs,
-		    a->first_line, a->ncol, a->ncol == 1 ? "" : "s",
-		    !mode_said(a) ? "mode not said (read as linear)" : random_mode(a) ? "random" : "linear",
-		    lines, lines == 1 ? "" : "s", tail);
+	out_note("run %u (line %llu): find-fat, %zu erase block%s, %s, %zu line%s%s", a->runs,
+		 a->first_line, a->ncol, a->ncol == 1 ? "" : "s",
+		 !mode_said(a) ? "mode not said (read as linear)" : random_mode(a) ? "random" : "linear",
+		 lines, lines == 1 ? "" : "s", tail);
 	print_notes(a);
 	ff_judge(a->cols, a->ncol, random_mode(a), &res);
 	ff_print(&res);
@@ -426,11 +426,11 @@ static void summary(const struct an *a)
 			len += (size_t)snprintf(list + len, sizeof(list) - len, "-%llu", a->skip_to[i]);
 	}
 	if (a->nskip)
-		report_line("analyze: %llu of %llu lines used, %llu skipped (line%s %s%s)", a->used,
-			    a->used + a->skipped, a->skipped, one ? "" : "s", list,
-			    a->more_skips ? ", ..." : "");
+		out_note("analyze: %llu of %llu lines used, %llu skipped (line%s %s%s)", a->used,
+			 a->used + a->skipped, a->skipped, one ? "" : "s", list,
+			 a->more_skips ? ", ..." : "");
 	else
-		report_line("analyze: %llu of %llu lines used, 0 skipped", a->used, a->used);
+		out_note("analyze: %llu of %llu lines used, 0 skipped", a->used, a->used);
 }
 
 static void conclude(struct an *a, const struct ai_input *in)
@@ -441,10 +441,10 @@ static void conclude(struct an *a, const struct ai_input *in)
 		if (a->br_runs[m] >= 2 || (a->br_runs[m] && a->br_probe[m]))
 			oa_bracket_print(&a->br[m], m == 1, NULL);
 	if (in->stop[0])
-		report_line("analyze: stopped reading at line %llu: %s; this is not saved output",
-			    in->line, in->stop);
+		out_note("analyze: stopped reading at line %llu: %s; this is not saved output",
+			 in->line, in->stop);
 	if (a->runs == 0)
-		report_line("analyze: no align, open-au or find-fat table found in %s", in->path);
+		out_note("analyze: no align, open-au or find-fat table found in %s", in->path);
 	summary(a);
 }
 
@@ -491,7 +491,9 @@ int analyze_file(const char *path)
 
 int analyze_main(const struct fb_opts *o, int nargs, char **args)
 {
-	const char *paths[] = { o->analyze };
+	/* The input is what the run reads: --out must not land on it. */
+	struct run_paths p = { .device = strcmp(o->analyze, "-") ? o->analyze : "/dev/stdin",
+			       .out = o->out };
 	struct ai_input *in = NULL;
 	char err[8448];
 	int r, w;
@@ -506,9 +508,10 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 			o->analyze);
 		return FB_EUSAGE;
 	}
-	/* Everything refused before --out is created. */
-	if (report_check_out(o->out, paths, 1, err, sizeof(err)) < 0 ||
-	    ai_open(&in, o->analyze, err, sizeof(err)) != FB_OK) {
+	/* Everything refused before --out is created: one rule for what it may land on. */
+	if ((r = safety_check_run(&p)) != FB_OK)
+		return r;
+	if (ai_open(&in, o->analyze, err, sizeof(err)) != FB_OK) {
 		fprintf(stderr, "flashbench: %s\n", err);
 		return FB_EUSAGE;
 	}

@@ -37,10 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "align.h"
+#include "core/out.h"
 #include "engine.h"
 #include "modules.h"
 #include "openau.h"
-#include "report.h"
 #include "tests/test.h"
 #include "units.h"
 #include "verdict_align.h"
@@ -159,10 +160,27 @@ static bool fau_budget(struct fau *f, uint64_t extra, unsigned nr)
 	return f->limit == NULL;
 }
 
+/* One line of a probe: "512KiB\t9.92M/s\tslowest 9.92M/s" (its N in the records). */
+static void probe_text(char *line, size_t len, const union out_val *v)
+{
+	char s[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN];
+
+	snprintf(line, len, "%s\t%s\tslowest %s", fmt_size(s, sizeof(s), v[1].u),
+		 fmt_rate(a, sizeof(a), v[2].d), fmt_rate(b, sizeof(b), v[3].d));
+}
+
+static const struct out_field probe_fields[] = {
+	{ "open_au_nr", OT_COUNT }, { "block_bytes", OT_BYTES }, { "rate_bps", OT_BPS },
+	{ "slowest_bps", OT_BPS },
+};
+
+static const struct out_table probe_table = {
+	"find-open-au", probe_fields, 4, probe_text, NULL,
+};
+
 static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run *agg,
 		       struct oa_run *slowest)
 {
-	char s[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN];
 	uint64_t total = 0, worst = 1;
 
 	for (unsigned i = 0; i < nr; i++) {
@@ -172,9 +190,9 @@ static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run 
 	}
 	oa_add(agg, size, (double)f->top * nr * 1e9 / (double)(total ? total : 1));
 	oa_add(slowest, size, (double)f->top * 1e9 / (double)worst);
-	report_line("%s\t%s\tslowest %s", fmt_size(s, sizeof(s), size),
-		    fmt_rate(a, sizeof(a), agg->rate[agg->n - 1]),
-		    fmt_rate(b, sizeof(b), slowest->rate[slowest->n - 1]));
+	out_row(&probe_table, (union out_val[]){ { .u = nr }, { .u = size },
+						 { .d = agg->rate[agg->n - 1] },
+						 { .d = slowest->rate[slowest->n - 1] } });
 }
 
 /* The lines of one probe; returns FB_OK (also when stopped early) or an error. */
@@ -209,8 +227,8 @@ static int probe(struct fau *f, unsigned nr, int *c)
 	*c = -1;
 	if (!fau_budget(f, finish_bytes(f, nr), 2 * nr))
 		return FB_OK;
-	report_line("probe: --open-au-nr=%u --erasesize=%s%s", nr,
-		    fmt_size(e, sizeof(e), f->o->erasesize), f->o->random ? " --random" : "");
+	out_note("probe: --open-au-nr=%u --erasesize=%s%s", nr,
+		 fmt_size(e, sizeof(e), f->o->erasesize), f->o->random ? " --random" : "");
 	/*
 	 * Open the probe's erase blocks outside the measurement, so that no
 	 * probe pays for evicting what the one before left open. The write
@@ -229,7 +247,7 @@ static int probe(struct fau *f, unsigned nr, int *c)
 	/* Cut short by a limit: say so, as --analyze will read it (inconclusive). */
 	if (f->limit && !slowest.complete && !oa_gc_clear(&agg, NULL) &&
 	    !oa_gc_clear(&slowest, NULL))
-		report_line("stopped: %s", f->limit);
+		out_note("stopped: %s", f->limit);
 	oa_classify_pair(&agg, &slowest, &res);
 	if (f->have_base)
 		oa_against(&f->base, 1, &slowest, &res);
@@ -312,17 +330,19 @@ static void summary(struct fau *f, int r)
 
 	oa_bracket_print(&f->br, f->o->random, NULL);
 	if (r == FB_EINTR || f->limit)
-		report_line("find-open-au: %s: the bracket above is what was found so far",
-			    r == FB_EINTR ? "interrupted" : f->limit);
+		out_note("find-open-au: %s: the bracket above is what was found so far",
+			 r == FB_EINTR ? "interrupted" : f->limit);
+	if (r != FB_EINTR && f->limit)
+		out_test_stopped(f->limit);
 	if (!f->br.fast && f->inconclusive)
-		report_line("find-open-au: no probe was fast (the largest inconclusive: %u erase "
-			    "block%s), so the bracket has no fast lower end", f->inconclusive,
-			    f->inconclusive == 1 ? "" : "s");
+		out_note("find-open-au: no probe was fast (the largest inconclusive: %u erase "
+			 "block%s), so the bracket has no fast lower end", f->inconclusive,
+			 f->inconclusive == 1 ? "" : "s");
 	if (f->spent >= 100000000000ull)
 		snprintf(b, sizeof(b), "%.0fs", (double)f->spent / 1e9);
 	else
 		fmt_time(b, sizeof(b), (double)f->spent);
-	report_line("find-open-au: wrote %s in %s", fmt_size(a, sizeof(a), f->written), b);
+	out_note("find-open-au: wrote %s in %s", fmt_size(a, sizeof(a), f->written), b);
 }
 
 unsigned find_open_au_max(const struct fb_opts *o, uint64_t size)
@@ -355,9 +375,9 @@ static int find_open_au_run(const struct fb_opts *o, struct target *t)
 		free(f);
 		return FB_EDEV;
 	}
-	report_line("find-open-au: erase block %s, block size %s, %s per erase block and line, %s",
-		    fmt_size(a, sizeof(a), o->erasesize), fmt_size(b, sizeof(b), o->blocksize),
-		    fmt_size(c, sizeof(c), f->top), o->random ? "random" : "linear");
+	out_note("find-open-au: erase block %s, block size %s, %s per erase block and line, %s",
+		 fmt_size(a, sizeof(a), o->erasesize), fmt_size(b, sizeof(b), o->blocksize),
+		 fmt_size(c, sizeof(c), f->top), o->random ? "random" : "linear");
 	r = search(f, max);
 	summary(f, r);
 	eng_buffer_free(f->buf);
@@ -378,7 +398,7 @@ static int find_open_au_prepare(struct fb_opts *o, struct target *t)
 	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
 	out_test_begin(test_align.name);
 	r = align_run(o, t);
-	v = va_last();
+	v = align_last_verdict();
 	if (r == FB_EINTR || fb_stop)
 		return FB_EINTR;	/* run.c ends the section with the interruption */
 	out_test_end(r == FB_OK ? "done" : "failed", NULL);
@@ -436,4 +456,5 @@ const struct fb_test test_find_open_au = {
 	.measures_first = find_open_au_measures_first,
 	.regions = find_open_au_regions,
 	.run = find_open_au_run,
+	.tables = (const struct out_table *const[]){ &probe_table, NULL },
 };

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "stats.h"
 #include "units.h"
+#include "core/out.h"
 #include "verdict_align.h"
 #include "verdict_align_text.h"
 #include "verdict_step.h"
@@ -453,15 +453,25 @@ void va_print(const struct va_verdict *v)
 {
 	char a[FB_FMT_LEN];
 
-	if (v->no_pattern)
-		report_line("verdict: no clear pattern: %s", v->erase_why);
-	else if (v->erase_state == VA_FOUND)
-		report_line("verdict: erase block %s%s (%s)", fmt_size(a, sizeof(a), v->erase),
+	struct out_verdict e = { .name = "erase_block", .unit = "bytes" };
+	struct out_verdict p = { .name = "page", .result = "named", .has_value = true,
+				 .value = v->page, .unit = "bytes" };
+
+	if (v->no_pattern) {
+		e.result = "none";
+		out_verdict(&e, "no clear pattern: %s", v->erase_why);
+	} else if (v->erase_state == VA_FOUND) {
+		e.result = "named";
+		e.has_value = true;
+		e.value = v->erase;
+		out_verdict(&e, "erase block %s%s (%s)", fmt_size(a, sizeof(a), v->erase),
 			    v->erase_3x ? ", a 3 x 2^n size" : "", v->erase_why);
-	else if (v->erase_state == VA_UNCERTAIN)
-		report_line("verdict: erase block uncertain: %s", v->erase_why);
+	} else if (v->erase_state == VA_UNCERTAIN) {
+		e.result = "uncertain";
+		out_verdict(&e, "erase block uncertain: %s", v->erase_why);
+	}
 	if (v->page_state == VA_FOUND)
-		report_line("verdict: page %s (%s)", fmt_size(a, sizeof(a), v->page), v->page_why);
+		out_verdict(&p, "page %s (%s)", fmt_size(a, sizeof(a), v->page), v->page_why);
 	if (v->outliers) {
 		char list[VA_LEFT_SHOWN * (FB_FMT_LEN + 2) + 8] = "";
 		size_t used = 0;
@@ -471,7 +481,10 @@ void va_print(const struct va_verdict *v)
 						 fmt_size(a, sizeof(a), v->left[i]));
 		if (v->outliers > VA_LEFT_SHOWN)
 			snprintf(list + used, sizeof(list) - used, ", ...");
-		report_line("verdict: %u row%s left out (%s): a read or the diff in %s sticks out "
+		out_verdict(&(struct out_verdict){ .name = "rows_left_out", .result = "left_out",
+						   .has_value = true, .value = v->outliers,
+						   .unit = "count" },
+			    "%u row%s left out (%s): a read or the diff in %s sticks out "
 			    "(try a larger --count)", v->outliers, v->outliers == 1 ? "" : "s", list,
 			    v->outliers == 1 ? "it" : "them");
 	}

@@ -49,24 +49,7 @@ bool va_is_3x(uint64_t b);
 /* Judge rows of either family, in any order (at most VA_MAX_ROWS used). */
 void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v);
 
-/* Print the verdict lines ("verdict: ...") through report.h. */
+/* The verdict lines ("verdict: ...") as verdict records (core/out.h). */
 void va_print(const struct va_verdict *v);
-
-/*
- * The live -a run's tail: rows[] are the power-of-two rows just printed.
- * Measures and prints the 3 x 2^n rows (a separate block), then judges
- * all rows as printed (rounded as in the output, so that --analyze of
- * the saved output says exactly the same) and prints the verdict. v may
- * be NULL. Returns FB_OK or the engine's status.
- */
-int va_live(struct target *t, void *buf, uint64_t bs, unsigned count,
-	    const struct va_row *rows, size_t n, struct va_verdict *v);
-
-struct align_row;
-/* An align row as the output shows it (rounded to three digits). */
-struct va_row va_printed_row(const struct align_row *r);
-
-/* The verdict of the last complete -a run in this process (NULL: none). */
-const struct va_verdict *va_last(void);
 
 #endif

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "report.h"
 #include "units.h"
+#include "core/out.h"
 #include "verdict_findfat.h"
 #include "verdict_sweep.h"
 
@@ -125,6 +125,14 @@ void ff_print(const struct ff_result *res)
 		[FF_UNCERTAIN] = "FAT-optimised area uncertain",
 	};
 
-	report_line("verdict: %s (%s): %s", head[res->state], res->random ? "random" : "linear",
+	static const char *const result[] = {
+		[FF_CANNOT] = "too_short", [FF_NONE] = "none", [FF_AREA] = "named",
+		[FF_UNCERTAIN] = "uncertain",
+	};
+	struct out_verdict v = { .name = "fat_area", .result = result[res->state],
+				 .has_value = res->state == FF_AREA, .value = res->area,
+				 .unit = "count" };
+
+	out_verdict(&v, "%s (%s): %s", head[res->state], res->random ? "random" : "linear",
 		    res->why);
 }

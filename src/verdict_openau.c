@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
 #include "saved_output.h"
 #include "stats.h"
 #include "units.h"
+#include "core/out.h"
 #include "verdict_openau.h"
 
 /* A line halves when its rate is at most this fraction of the line before. */
@@ -190,12 +190,15 @@ void oa_classify(const struct oa_run *r, struct oa_result *res)
 void oa_result_print(unsigned nr, bool random, const struct oa_result *res)
 {
 	const char *mode = random ? "random" : "linear";
+	struct out_verdict v = { .name = random ? "open_au_run_random" : "open_au_run",
+				 .result = oa_class_name(res->c), .has_value = nr != 0, .value = nr,
+				 .unit = "count" };
 
 	if (nr)
-		report_line("verdict: %u open AU%s (%s): %s: %s", nr, nr == 1 ? "" : "s", mode,
+		out_verdict(&v, "%u open AU%s (%s): %s: %s", nr, nr == 1 ? "" : "s", mode,
 			    oa_class_name(res->c), res->why);
 	else
-		report_line("verdict: open-au run (%s): %s: %s", mode, oa_class_name(res->c),
+		out_verdict(&v, "open-au run (%s): %s: %s", mode, oa_class_name(res->c),
 			    res->why);
 }
 
@@ -311,9 +314,10 @@ void oa_report_stop(double wns)
 {
 	char a[FB_FMT_LEN];
 
-	report_line("stopped: every write costs the same %s \xe2\x80\x94 the card is "
-		    "garbage-collecting (--no-early-stop measures every size)",
-		    fmt_time(a, sizeof(a), wns));
+	out_note("stopped: every write costs the same %s \xe2\x80\x94 the card is "
+		 "garbage-collecting (--no-early-stop measures every size)",
+		 fmt_time(a, sizeof(a), wns));
+	out_test_stopped("every write is a garbage collection");
 }
 
 struct oa_stop {
@@ -428,6 +432,12 @@ void oa_bracket_print(const struct oa_bracket *b, bool random, const char *why)
 	char text[160];
 
 	bracket_text(b, text, sizeof(text));
-	report_line("verdict: open AUs (%s): %s%s%s", random ? "random" : "linear", text,
+	/* The value is the largest N found fast, when there is one. */
+	out_verdict(&(struct out_verdict){ .name = random ? "open_aus_random" : "open_aus",
+					   .result = b->fast && b->slow ? "bracket"
+						     : b->fast ? "at_least" : "none",
+					   .has_value = b->fast != 0, .value = b->fast,
+					   .unit = "count" },
+		    "open AUs (%s): %s%s%s", random ? "random" : "linear", text,
 		    why ? "; " : "", why ? why : "");
 }

@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "align.h"
 #include "core/out.h"
 #include "modules.h"
 #include "regions.h"
-#include "report.h"
 #include "saved_output.h"
 #include "stats.h"
 #include "target.h"
@@ -264,18 +264,18 @@ static void align_cards(unsigned cards)
 		opts_defaults(&o);
 		o.blocksize = c.bs;
 		o.count = c.count;
-		if (run_test(c.spec, &o, false) != FB_OK || !va_last())
+		if (run_test(c.spec, &o, false) != FB_OK || !align_last_verdict())
 			continue;
 		n = printed_rows(rows);
 		va_judge(rows, n, &an);
-		agree += same_verdict(&an, va_last());
-		out = judge_card(&c, va_last());
+		agree += same_verdict(&an, align_last_verdict());
+		out = judge_card(&c, align_last_verdict());
 		q = step_over_noise(&c, rows, n);
 		count(&t[q >= 2 ? 0 : q >= 1 ? 1 : 2], out);
 		/* FB_ACCURACY_SHOW=1: the clear cards that were not named, to study. */
 		if (q >= 2 && out == UNSURE && getenv("FB_ACCURACY_SHOW"))
 			printf("unsure: -a -b %llu -c %u sim:%s\n  %s\n", (unsigned long long)c.bs,
-			       c.count, c.spec, va_last()->erase_why);
+			       c.count, c.spec, align_last_verdict()->erase_why);
 		count(&t[c.three ? 4 : 3], out);
 		count(&t[5], out);
 	}

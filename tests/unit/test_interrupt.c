@@ -12,7 +12,6 @@
 #include "engine.h"
 #include "modules.h"
 #include "tests/test.h"
-#include "report.h"
 #include "target.h"
 #include "unit.h"
 

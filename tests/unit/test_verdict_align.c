@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 
+#include "align.h"
 #include "core/out.h"
 #include "modules.h"
-#include "report.h"
 #include "saved_output.h"
 #include "target.h"
 #include "unit.h"
@@ -156,7 +156,7 @@ static uint64_t live(const char *spec, uint64_t bs, unsigned count, const struct
 	o.count = count;
 	r = align_run(&o, t);
 	target_close(t);
-	*out = va_last();
+	*out = align_last_verdict();
 	if (r != 0 || !*out)
 		return 1;
 	return (*out)->erase_state == VA_FOUND ? (*out)->erase : 0;

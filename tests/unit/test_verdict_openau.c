@@ -4,7 +4,6 @@
  * inconclusive, the early-stop tracker, and the bracket.
  */
 #include "core/out.h"
-#include "report.h"
 #include "unit.h"
 #include "verdict_openau.h"
 
