@@ -489,7 +489,7 @@ int analyze_file(const char *path)
 	return r;
 }
 
-int analyze_main(const struct fb_opts *o, int nargs, char **args)
+int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct ai_json_source *json)
 {
 	/* The input is what the run reads: --out must not land on it. */
 	struct run_paths p = { .device = strcmp(o->analyze, "-") ? o->analyze : "/dev/stdin",
@@ -520,6 +520,7 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 		ai_close(in);
 		return FB_EUSAGE;
 	}
+	ai_json(in, json);
 	out_run_begin(FB_VERSION, o->argc, o->argv);
 	out_test_begin("analyze");
 	r = analyze_input(in);

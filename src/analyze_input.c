@@ -72,9 +72,26 @@ static int read_line(struct ai_input *in)
 	return 1;
 }
 
+void ai_json(struct ai_input *in, const struct ai_json_source *src)
+{
+	int c;
+
+	/* Saved text output never starts with '{': a JSON document does. */
+	while ((c = getc(in->f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+		;
+	if (c != EOF)
+		ungetc(c, in->f);
+	if (c != '{' || !src)
+		return;
+	in->json = src->open(in->f);
+	in->src = in->json ? src : NULL;
+}
+
 int ai_next(struct ai_input *in)
 {
-	int r = read_line(in);
+	int r = in->json ? in->src->next(in->json, in->buf, sizeof(in->buf), in->stop,
+					  sizeof(in->stop))
+			 : read_line(in);
 
 	if (r != 0)
 		in->line++;
@@ -89,6 +106,8 @@ void ai_close(struct ai_input *in)
 {
 	if (!in)
 		return;
+	if (in->json)
+		in->src->close(in->json);
 	if (in->f != stdin)
 		fclose(in->f);
 	free(in);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "analyze_json.h"
 #include "cli.h"
 #include "modules.h"
 #include "preserve.h"
@@ -35,7 +36,7 @@ int main(int argc, char **argv)
 		sim_list_presets(stdout);
 		return FB_OK;
 	case CLI_ANALYZE:	/* reads saved output: no DEVICE, no test */
-		return analyze_main(&o, o.nargs, o.args);
+		return analyze_main(&o, o.nargs, o.args, &analyze_json_source);
 	default:
 		fprintf(stderr, "flashbench: %s\n", usage_msg);
 		return FB_EUSAGE;

@@ -14,7 +14,10 @@ int align_run(const struct fb_opts *o, struct target *t);
 unsigned find_open_au_max(const struct fb_opts *o, uint64_t size);
 /* --analyze FILE ("-": standard input): verdicts for saved output. */
 int analyze_file(const char *path);
-/* --analyze in main(): refuses a DEVICE or a test, honours --out. */
-int analyze_main(const struct fb_opts *o, int nargs, char **args);
+struct ai_json_source;
+/* --analyze in main(): refuses a DEVICE or a test, honours --out and
+ * --format; a saved JSON document is read through json (NULL: text only). */
+int analyze_main(const struct fb_opts *o, int nargs, char **args,
+		 const struct ai_json_source *json);
 
 #endif
