@@ -14,7 +14,7 @@
 
 #include "cli.h"
 #include "core/out.h"
-#include "parse.h"
+#include "core/parse.h"
 #include "tests/test.h"
 
 #define MiB (1024ull * 1024)

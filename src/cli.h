@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "opts.h"
-#include "target.h"
+#include "core/opts.h"
+#include "core/target.h"
 
 /* cli_parse() results besides FB_OK and FB_EUSAGE; apart from the exit statuses. */
 enum {

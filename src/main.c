@@ -7,10 +7,10 @@
 
 #include "analyze_json.h"
 #include "cli.h"
-#include "modules.h"
-#include "preserve.h"
+#include "analyze_cmd.h"
+#include "safety/preserve.h"
 #include "run.h"
-#include "sim_spec.h"
+#include "sim/sim_spec.h"
 
 /*
  * Room for any usage message: at most two arguments (each below Linux's

@@ -6,14 +6,14 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-#include "engine.h"
-#include "preserve.h"
+#include "core/engine.h"
+#include "safety/preserve.h"
 #include "core/out.h"
 #include "run.h"
-#include "runlock.h"
-#include "safety.h"
+#include "safety/runlock.h"
+#include "safety/safety.h"
 #include "tests/test.h"
-#include "units.h"
+#include "core/units.h"
 
 /* Room for a message naming a 4 KiB path. */
 static char msg[8192];

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "opts.h"
-#include "regions.h"
+#include "core/opts.h"
+#include "core/regions.h"
 
 /* Run what o selects (cli_parse() has checked it); returns the exit status. */
 int fb_run(struct fb_opts *o);

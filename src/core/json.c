@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "core/json.h"
 
 /* Length of the UTF-8 sequence at s (1-4), 0 when it is not valid UTF-8. */
 static size_t utf8_len(const unsigned char *s)

@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "out_impl.h"
+#include "core/out_impl.h"
 
 static struct out_state st = { .r = &out_text_renderer };
 static int first_error;

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "out_impl.h"
+#include "core/out_impl.h"
 
 static void csv_run_begin(struct out_state *s, const char *version, int argc, char *const *argv)
 {

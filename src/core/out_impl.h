@@ -6,7 +6,7 @@
 #ifndef FB_OUT_IMPL_H
 #define FB_OUT_IMPL_H
 
-#include "out.h"
+#include "core/out.h"
 
 struct out_state;
 

@@ -13,8 +13,8 @@
  * [,"label":L]} (its text line is "L: TEXT", else "verdict: TEXT")
  * or {"type":"note","text":TEXT}. One record per line.
  */
-#include "json.h"
-#include "out_impl.h"
+#include "core/json.h"
+#include "core/out_impl.h"
 
 static void close_params(struct out_state *s)
 {

@@ -3,7 +3,7 @@
  * text function says, verdicts as "verdict: ...", notes as they are; the
  * run and its parameters print nothing (-v puts them on stderr).
  */
-#include "out_impl.h"
+#include "core/out_impl.h"
 
 static char line[8192];
 

@@ -15,10 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "opts.h"
+#include "core/opts.h"
 #include "core/out.h"
-#include "regions.h"
-#include "target.h"
+#include "core/regions.h"
+#include "core/target.h"
 
 /* How an option's value is read (cli.c does it, with the same messages for all). */
 enum fb_opt_kind {

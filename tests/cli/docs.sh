@@ -28,7 +28,7 @@ for m in -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-
 	ok "--help usage names $m" grep -qF -- " $m" <<<"$usage"
 done
 # Every size suffix parse.c takes is in the man page, README and --help.
-suffixes=$(sed -n '/suffixes\[\] = {/,/^};/p' "$ROOT/src/parse.c" | grep -oE '"[A-Za-z]+"' | tr -d '"')
+suffixes=$(sed -n '/suffixes\[\] = {/,/^};/p' "$ROOT/src/core/parse.c" | grep -oE '"[A-Za-z]+"' | tr -d '"')
 ok "found the size suffixes in parse.c" [ "$(wc -w <<<"$suffixes")" -ge 15 ]
 man_text=$(mandoc -Tascii "$MAN" 2>/dev/null | col -b)
 for x in $suffixes; do

@@ -18,8 +18,8 @@
 
 #include "cli.h"
 #include "tests/test.h"
-#include "opts.h"
-#include "target.h"
+#include "core/opts.h"
+#include "core/target.h"
 
 #define MAX_ARGS 32
 #define SMALL 16

@@ -19,16 +19,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "align.h"
+#include "tests/align.h"
 #include "core/out.h"
-#include "modules.h"
-#include "regions.h"
-#include "saved_output.h"
-#include "stats.h"
-#include "target.h"
+#include "tests/align.h"
+#include "verdicts/analyze.h"
+#include "core/regions.h"
+#include "verdicts/saved_output.h"
+#include "core/stats.h"
+#include "core/target.h"
 #include "tests/test.h"
 #include "unit.h"
-#include "verdict_align.h"
+#include "verdicts/verdict_align.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)

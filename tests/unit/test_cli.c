@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "opts.h"
-#include "readahead.h"
-#include "target.h"
+#include "core/opts.h"
+#include "tests/readahead.h"
+#include "core/target.h"
 #include "tests/test.h"
 #include "unit.h"
 

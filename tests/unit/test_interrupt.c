@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "core/out.h"
-#include "engine.h"
-#include "modules.h"
+#include "core/engine.h"
 #include "tests/test.h"
-#include "target.h"
+#include "tests/test.h"
+#include "core/target.h"
 #include "unit.h"
 
 static struct target_ops wrapped;

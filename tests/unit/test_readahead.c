@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <sys/sysmacros.h>
 
-#include "readahead.h"
-#include "sim_model.h"
-#include "sim_spec.h"
+#include "tests/readahead.h"
+#include "sim/sim_model.h"
+#include "sim/sim_spec.h"
 #include "unit.h"
 
 #define KiB 1024ull

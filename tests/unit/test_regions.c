@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "engine.h"
-#include "preserve.h"
-#include "regions.h"
+#include "core/engine.h"
+#include "safety/preserve.h"
+#include "core/regions.h"
 #include "run.h"
-#include "safety.h"
+#include "safety/safety.h"
 #include "tests/test.h"
 #include "unit.h"
 

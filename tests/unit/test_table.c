@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "preserve.h"
+#include "safety/preserve.h"
 #include "run.h"
-#include "runlock.h"
+#include "safety/runlock.h"
 #include "tests/test.h"
 #include "unit.h"
 

@@ -6,13 +6,14 @@
  */
 #include <stdlib.h>
 
-#include "align.h"
+#include "tests/align.h"
 #include "core/out.h"
-#include "modules.h"
-#include "saved_output.h"
-#include "target.h"
+#include "tests/align.h"
+#include "verdicts/analyze.h"
+#include "verdicts/saved_output.h"
+#include "core/target.h"
 #include "unit.h"
-#include "verdict_align.h"
+#include "verdicts/verdict_align.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)

@@ -5,7 +5,7 @@
  */
 #include "core/out.h"
 #include "unit.h"
-#include "verdict_openau.h"
+#include "verdicts/verdict_openau.h"
 
 #define MiB (1024.0 * 1024)
 
