@@ -41,6 +41,7 @@ struct an {
 	struct oa_run *cols;		/* find-fat: one per erase block */
 	size_t ncol;
 	bool interrupted, stopped;
+	bool by_signal;		/* interrupted in a live run of this tool */
 	char notes[AN_NOTES][320];	/* rows restored or left out */
 	unsigned nnotes, restored, left_out;
 	/* what the last command line or header said, and our verdict line */
@@ -76,7 +77,7 @@ static void start(struct an *a, int kind)
 	oa_init(&a->agg, a->ctx.erase);
 	oa_init(&a->slowest, a->ctx.erase);
 	a->all_slowest = true;
-	a->interrupted = a->stopped = false;
+	a->interrupted = a->stopped = a->by_signal = false;
 	a->nnotes = a->restored = a->left_out = 0;
 	memset(&a->said, 0, sizeof(a->said));
 }
@@ -166,6 +167,12 @@ static void finish_align(struct an *a)
 	out_note("run %u (line %llu): align, %zu row%s%s%s", a->runs, a->first_line, a->nrows,
 		 a->nrows == 1 ? "" : "s", n3 ? ", with 3 x 2^n rows" : "", tail);
 	print_notes(a);
+	/* A live -a stopped by a signal judges nothing (the rows below are
+	 * missing); its saved output is judged alike. A pasted "^C" is read. */
+	if (a->by_signal) {
+		out_note("analyze: no verdict on an align table a signal stopped, as the live run");
+		return;
+	}
 	va_judge(a->rows, a->nrows, &v);
 	va_print(&v);
 }
@@ -364,6 +371,7 @@ static void on_record(void *ctx, const struct so_line *l)
 		break;
 	case SO_INTERRUPT:
 		a->interrupted = a->kind != RUN_NONE;
+		a->by_signal = a->interrupted && l->is_flashbench;
 		break;
 	case SO_STOPPED:
 		a->stopped = a->kind != RUN_NONE;

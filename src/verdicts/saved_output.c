@@ -176,7 +176,9 @@ static void piece(struct scan *sc, char *s, bool quiet_blank)
 	}
 	memset(&l, 0, sizeof(l));
 	if (strncmp(s, "interrupted by signal", 21) == 0) {
-		emit_kind(sc, SO_INTERRUPT);
+		l.kind = SO_INTERRUPT;
+		l.is_flashbench = true;	/* this tool's own line: a live run stopped */
+		emit(sc, &l);
 		return;
 	}
 	if (strncmp(s, "stopped:", 8) == 0) {

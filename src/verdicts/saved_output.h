@@ -64,7 +64,8 @@ struct so_line {
 	const double *rates;
 	/* SO_COMMAND, SO_VERDICT: what the line says (0/false: not said) */
 	bool is_align, is_open_au, is_find_fat, is_probe, random, linear;
-	bool is_flashbench;	/* a flashbench command line (defaults apply) */
+	bool is_flashbench;	/* a flashbench command line (defaults apply);
+				 * SO_INTERRUPT: this tool's own line */
 	unsigned nr;		/* --open-au-nr=N, AU=N, "verdict: N open AUs" */
 	unsigned fat_nr;	/* --fat-nr=N */
 	uint64_t erase;		/* --erasesize=N */
