@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/out_impl.h"
+#include "core/progress.h"
 
 static struct out_state st = { .r = &out_text_renderer };
 static int first_error;
@@ -172,6 +173,7 @@ void out_test_begin(const char *test)
 
 void out_row(const struct out_table *t, const union out_val *v)
 {
+	progress_clear();
 	out_need_test();
 	st.r->row(&st, t, v);
 	st.table = t;
@@ -187,6 +189,7 @@ void out_verdict(const struct out_verdict *v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	progress_clear();
 	out_need_test();
 	st.r->verdict(&st, v, text);
 	st.records++;
@@ -201,6 +204,7 @@ void out_note(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	progress_clear();
 	out_need_test();
 	st.r->note(&st, text);
 	st.records++;
@@ -230,6 +234,7 @@ int out_close(int exit_status, const char *status, const char *reason)
 	FILE *f = out_file();
 	int e;
 
+	progress_end();
 	if (st.test)
 		out_test_end(status, reason);
 	if (st.run_begun)
