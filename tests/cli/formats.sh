@@ -49,7 +49,11 @@ ok "json: an early stop is stopped" python3 -c 'import json,sys; d=json.load(ope
 ok "json: a search cut by --max-write is stopped" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); t=d["tests"][0]; assert t["status"] == "stopped" and t["reason"] == "--max-write reached"' "$TMP/limit.json"
 make_image "$TMP/card.img" 64
 SHIM=$TESTS_DIR/faultshim.so
-if [ -f "$SHIM" ]; then
+# The shim cannot reach a sanitizer build's pwrite (ASan comes first).
+probe=$(env LD_PRELOAD="$SHIM" FB_FAIL_PWRITE_AT=1 "$FB" -O -e 1M -b 64K --offset=0 "$TMP/card.img" 2>&1 >/dev/null)
+if [ -f "$SHIM" ] && ! grep -q "Input/output error" <<<"$probe"; then
+	skip "the fault shim does not reach this build's pwrite"
+elif [ -f "$SHIM" ]; then
 	env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=20 FB_SIGNAL=2 "$FB" -O -e 1M -b 64K --offset=0 \
 		--format=json "$TMP/card.img" >"$TMP/int.json" 2>/dev/null
 	st=$?
@@ -74,6 +78,8 @@ for name in align align-noisy open-au open-au-slow find-fat find-open-au two; do
 	ok "$name: --analyze of the JSON gives verdicts" [ -s "$TMP/an-json" ]
 	ok "$name: --analyze of the JSON and of the text agree" cmp -s "$TMP/an-text" "$TMP/an-json"
 done
-"$FB" --analyze "$TMP/int.json" >"$TMP/an-int" 2>&1
-ok "--analyze of an interrupted JSON run says interrupted" grep -q interrupted "$TMP/an-int"
+if [ -s "$TMP/int.json" ]; then
+	"$FB" --analyze "$TMP/int.json" >"$TMP/an-int" 2>&1
+	ok "--analyze of an interrupted JSON run says interrupted" grep -q interrupted "$TMP/an-int"
+fi
 done_testing
