@@ -6,7 +6,7 @@ BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
 LDFLAGS ?=
 LDLIBS  += -lm
 
@@ -22,7 +22,7 @@ BUILD_FLAGS := $(CC) $(CFLAGS) $(LDFLAGS) $(LDLIBS)
 .build-flags: FORCE
 	@echo '$(BUILD_FLAGS)' | cmp -s - $@ || echo '$(BUILD_FLAGS)' >$@
 
-SRCS := $(sort $(wildcard src/*.c))
+SRCS := $(sort $(wildcard src/*.c src/*/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:.c=.o)
 LIB_OBJS := $(LIB_SRCS:.c=.o)
@@ -34,7 +34,9 @@ all: flashbench
 flashbench: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-src/%.o: src/%.c $(wildcard src/*.h) .build-flags
+HDRS := $(wildcard src/*.h src/*/*.h)
+
+src/%.o: src/%.c $(HDRS) .build-flags
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 tests/unit/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h .build-flags
@@ -54,11 +56,11 @@ FUZZ_FLAGS = -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_BINS = tests/fuzz/fuzz_parse tests/fuzz/fuzz_args
 
-tests/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(LIB_SRCS) $(wildcard src/*.h)
+tests/fuzz/fuzz_parse: tests/fuzz/fuzz_parse.c $(LIB_SRCS) $(HDRS)
 	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) -lm
 
 # cli_parse() in-process: no main(), no device opened.
-tests/fuzz/fuzz_args: tests/fuzz/fuzz_args.c $(LIB_SRCS) $(wildcard src/*.h)
+tests/fuzz/fuzz_args: tests/fuzz/fuzz_args.c $(LIB_SRCS) $(HDRS)
 	clang $(FUZZ_FLAGS) -o $@ $< $(LIB_SRCS) -lm
 
 fuzz: flashbench $(FUZZ_BINS)
@@ -73,7 +75,7 @@ lint:
 	mandoc -Tlint -W warning man/flashbench.1
 
 clean:
-	rm -f flashbench src/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS) .build-flags
+	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS) .build-flags
 
 FORCE:
 .PHONY: all check install lint clean fuzz FORCE

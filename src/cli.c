@@ -1,195 +1,173 @@
 /*
- * The command line: the option table, the help text, and every check
- * that can be made before the device is opened (and, with the target's
- * sector size, before the first I/O). It neither prints nor exits: the
- * messages go back to main(), and the unit tests and the fuzzer can call
- * cli_parse() again and again in one process.
+ * The command line: the shared options, and the options and flags of
+ * every test, taken from the test table (src/tests/table.c); the help
+ * text; and every check that can be made before the device is opened
+ * (and, with the target's sector size, before the first I/O). It neither
+ * prints nor exits: the messages go back to main(), and the unit tests
+ * and the fuzzer can call cli_parse() again and again in one process.
  */
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cli.h"
-#include "parse.h"
-#include "readahead.h"
+#include "core/out.h"
+#include "core/parse.h"
+#include "tests/test.h"
 
 #define MiB (1024ull * 1024)
 
-enum {
-	OPT_SCATTER_ORDER = 256, OPT_SCATTER_SPAN, OPT_FAT_NR, OPT_OPEN_AU_NR,
-	OPT_OFFSET, OPT_INTERVAL_ORDER, OPT_VERSION, OPT_LIST_SIMS,
-	OPT_READAHEAD, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_RUNS, OPT_SIZE, OPT_BUFFERED, OPT_PLATEAU,
-	OPT_PRESERVE, OPT_BACKUP, OPT_RESTORE,
-	OPT_FIND_OPEN_AU, OPT_ANALYZE, OPT_MAX_WRITE, OPT_MAX_TIME, OPT_NO_EARLY_STOP,
-};
+static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len);
+static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len);
+static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len);
 
-static const struct option long_opts[] = {
-	{ "align", no_argument, NULL, 'a' },
-	{ "scatter", no_argument, NULL, 's' },
-	{ "scatter-order", required_argument, NULL, OPT_SCATTER_ORDER },
-	{ "scatter-span", required_argument, NULL, OPT_SCATTER_SPAN },
-	{ "find-fat", no_argument, NULL, 'f' },
-	{ "fat-nr", required_argument, NULL, OPT_FAT_NR },
-	{ "open-au", no_argument, NULL, 'O' },
-	{ "open-au-nr", required_argument, NULL, OPT_OPEN_AU_NR },
-	{ "offset", required_argument, NULL, OPT_OFFSET },
-	{ "random", no_argument, NULL, 'r' },
-	{ "interval", no_argument, NULL, 'i' },
-	{ "interval-order", required_argument, NULL, OPT_INTERVAL_ORDER },
-	{ "readahead", no_argument, NULL, OPT_READAHEAD },
-	{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
-	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-	{ "runs", required_argument, NULL, OPT_RUNS },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "buffered", no_argument, NULL, OPT_BUFFERED },
-	{ "plateau", required_argument, NULL, OPT_PLATEAU },
-	{ "preserve", no_argument, NULL, OPT_PRESERVE },
-	{ "backup", required_argument, NULL, OPT_BACKUP },
-	{ "restore", required_argument, NULL, OPT_RESTORE },
-	{ "find-open-au", no_argument, NULL, OPT_FIND_OPEN_AU },
-	{ "max-write", required_argument, NULL, OPT_MAX_WRITE },
-	{ "max-time", required_argument, NULL, OPT_MAX_TIME },
-	{ "no-early-stop", no_argument, NULL, OPT_NO_EARLY_STOP },
-	{ "analyze", required_argument, NULL, OPT_ANALYZE },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "blocksize", required_argument, NULL, 'b' },
-	{ "erasesize", required_argument, NULL, 'e' },
-	{ "out", required_argument, NULL, 'o' },
-	{ "list-sims", no_argument, NULL, OPT_LIST_SIMS },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
+#define SHARED(name_, letter_, kind_, field_, scope_, arg_, help_) \
+	{ .name = name_, .letter = letter_, .kind = kind_, .off = offsetof(struct fb_opts, field_), \
+	  .scope = scope_, .arg = arg_, .help = help_ }
 
 /*
- * What each option changes, in one place. Tests and modes select
- * themselves (CLI_EVERY: never refused here; their conflicts are checked
- * in check_opts and analyze_main). --erasesize moves --interval's default
- * --offset (16 MiB rounded up to the erase size), so it counts there.
+ * The options shared by several tests, and the modes. scope says which
+ * tests an option changes: SCOPE_LISTED those that name it in their uses,
+ * SCOPE_WRITES every write test as well, SCOPE_ANY every test; SCOPE_ANALYZE:
+ * also with --analyze. --erasesize moves the default --offset.
  */
-const struct cli_use cli_uses[] = {
-	{ "align", CLI_EVERY }, { "scatter", CLI_EVERY }, { "interval", CLI_EVERY },
-	{ "readahead", CLI_EVERY }, { "open-au", CLI_EVERY }, { "find-fat", CLI_EVERY },
-	{ "find-open-au", CLI_EVERY }, { "analyze", CLI_EVERY }, { "restore", CLI_EVERY },
-	{ "list-sims", CLI_EVERY }, { "help", CLI_EVERY }, { "version", CLI_EVERY },
-	{ "blocksize", CLI_ALIGN | CLI_SCATTER | CLI_WRITES },
-	{ "erasesize", CLI_INTERVAL | CLI_WRITES },
-	{ "count", CLI_ALIGN | CLI_SCATTER | CLI_INTERVAL },
-	{ "offset", CLI_INTERVAL | CLI_READAHEAD | CLI_WRITES },
-	{ "open-au-nr", CLI_OPEN_AU },
-	{ "random", CLI_WRITES },
-	{ "fat-nr", CLI_FIND_FAT },
-	{ "scatter-order", CLI_SCATTER },
-	{ "scatter-span", CLI_SCATTER },
-	{ "interval-order", CLI_INTERVAL },
-	{ "min-size", CLI_READAHEAD },
-	{ "max-size", CLI_READAHEAD },
-	{ "size", CLI_READAHEAD },
-	{ "runs", CLI_READAHEAD },
-	{ "buffered", CLI_READAHEAD },
-	{ "plateau", CLI_READAHEAD },
-	{ "preserve", CLI_WRITES },
-	{ "backup", CLI_WRITES },
-	{ "max-write", CLI_FIND_OPEN_AU },
-	{ "max-time", CLI_FIND_OPEN_AU },
-	{ "no-early-stop", CLI_WRITES },
-	{ "out", CLI_TESTS | CLI_ANALYZE_MODE },
-	{ "verbose", CLI_TESTS },
-	{ NULL, 0 },
+static const struct fb_option shared_opts[] = {
+	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED | SCOPE_WRITES, "SIZE",
+	       "smallest block size (default 16KiB)"),
+	{ .name = "erasesize", .letter = 'e', .kind = FO_CALL, .call = set_erasesize,
+	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
+	  .help = "erase block (allocation unit) size (default 4MiB)" },
+	{ .name = "count", .letter = 'c', .kind = FO_UINT, .off = offsetof(struct fb_opts, count),
+	  .min = 1, .max = 1000000, .scope = SCOPE_LISTED, .arg = "N",
+	  .help = "tries per measurement, the fastest counts (default 8,\nat most 1000000)" },
+	{ .name = "offset", .kind = FO_CALL, .call = set_offset, .scope = SCOPE_LISTED | SCOPE_WRITES,
+	  .arg = "SIZE",
+	  .help = "where --open-au, --find-open-au and --interval start\n"
+		  "(default 16MiB rounded up to the erase size);\n"
+		  "--find-fat and --readahead start at 0 by default" },
+	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED | SCOPE_WRITES, NULL,
+	       "write inside each erase block in pseudo-random order"),
+	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
+	       "--readahead: bytes read per run (default a quarter of\n"
+	       "DEVICE, at most 64MiB, at least --max-size)"),
+	{ .name = "runs", .kind = FO_UINT, .off = offsetof(struct fb_opts, runs), .min = 1,
+	  .max = FB_MAX_RUNS, .scope = SCOPE_LISTED, .arg = "N",
+	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16)" },
+	SHARED("max-write", 0, FO_SIZE, max_write, SCOPE_LISTED, "SIZE",
+	       "--find-open-au: write at most SIZE bytes in all"),
+	SHARED("max-time", 0, FO_DURATION, max_time, SCOPE_LISTED, "TIME",
+	       "--find-open-au: stop after TIME of device time\n"
+	       "(90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
+	       "report the bracket found so far"),
+	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_WRITES, NULL,
+	       "--open-au, --find-fat, --find-open-au: measure every\n"
+	       "block size, even once every write is a garbage collection"),
+	SHARED("preserve", 0, FO_FLAG, preserve, SCOPE_WRITES, NULL,
+	       "write tests: back up what they overwrite and put it\n"
+	       "back afterwards, also after Ctrl-C or an error"),
+	SHARED("backup", 0, FO_TEXT, backup, SCOPE_WRITES, "FILE",
+	       "--preserve: the backup file (default\nflashbench-DEVICE-DATE-TIME.backup here)"),
+	SHARED("out", 'o', FO_TEXT, out, SCOPE_ANY | SCOPE_ANALYZE, "FILE",
+	       "write results to FILE instead of standard output"),
+	{ .name = "format", .kind = FO_CALL, .off = offsetof(struct fb_opts, format),
+	  .scope = SCOPE_ANY | SCOPE_ANALYZE, .arg = "FMT", .call = set_format,
+	  .help = "results as text (flashbench's lines, the default),\n"
+		  "json (one document) or csv (one table per test)" },
+	SHARED("verbose", 'v', FO_FLAG, verbose, SCOPE_ANY, NULL,
+	       "print the device geometry and parameters (stderr)"),
+	{ .name = NULL },
 };
 
-/* The names of the tests and modes, in the order of the CLI_ bits. */
-static const char *const test_names[] = {
-	"--align", "--scatter", "--interval", "--readahead", "--open-au", "--find-fat",
-	"--find-open-au", "--analyze", "--restore",
+/* The modes: they run no test. */
+static const struct fb_option mode_opts[] = {
+	SHARED("analyze", 0, FO_TEXT, analyze, SCOPE_MODE, "FILE",
+	       "verdicts for saved output of this tool or the original\n"
+	       "(FILE - is standard input); needs no DEVICE"),
+	SHARED("restore", 0, FO_TEXT, restore, SCOPE_MODE, "FILE",
+	       "put a backup left by a killed --preserve run back\n"
+	       "onto DEVICE and verify it (runs no test)"),
+	{ .name = "list-sims", .kind = FO_FLAG, .scope = SCOPE_MODE,
+	  .help = "list the simulated card presets and their parameters" },
+	{ .name = "help", .letter = 'h', .kind = FO_FLAG, .scope = SCOPE_MODE,
+	  .help = "show this help" },
+	{ .name = "version", .kind = FO_FLAG, .scope = SCOPE_MODE, .help = "show the version" },
+	{ .name = NULL },
 };
 
-void cli_usage(FILE *f)
+/* One entry per long option getopt knows: a test's flag, or an option. */
+struct entry {
+	const struct fb_test *test;	/* the test it selects or belongs to (NULL: shared) */
+	const struct fb_option *opt;	/* NULL: the test's flag */
+	const char *name;
+	char letter;
+};
+
+#define MAX_ENTRIES 128
+static struct entry entries[MAX_ENTRIES];
+static struct option long_opts[MAX_ENTRIES + 1];
+static char short_opts[2 * MAX_ENTRIES + 2];
+static size_t nentries;
+
+static void add_entry(const struct fb_test *t, const struct fb_option *opt)
 {
-	fprintf(f,
-"Usage: flashbench TEST... [OPTIONS] DEVICE   (TEST: -a -s -i --readahead -O -f\n"
-"                                             or --find-open-au, below)\n"
-"       flashbench --restore=BACKUP DEVICE\n"
-"       flashbench --analyze=FILE [--out=FILE]\n"
-"       flashbench --list-sims | --help | --version\n"
-"Find out how a flash device behaves: erase block and page size, open\n"
-"allocation units, FAT-optimised areas. DEVICE is a block device, a file,\n"
-"or sim:[PRESET][,key=value...] for the built-in simulated card.\n"
-"\n"
-"Tests (read-only tests never write; write tests DESTROY data on DEVICE):\n"
-"  -a, --align              read timing around power-of-two (and 3 x 2^n)\n"
-"                           boundaries, then a verdict: erase block and page size\n"
-"  -s, --scatter            read time across the device (gnuplot columns)\n"
-"  -i, --interval           read time by request size, with a linear fit; reads\n"
-"                           at --offset (16MiB: a 16MiB file needs --offset=0)\n"
-"      --readahead          sequential read rate by request (or readahead) size,\n"
-"                           the start of the plateau marked with ==>\n"
-"  -O, --open-au            write rates for --open-au-nr interleaved erase blocks (writes)\n"
-"  -f, --find-fat           write rates of the first --fat-nr erase blocks (writes)\n"
-"      --find-open-au       how many erase blocks stay fast written at once: tries\n"
-"                           N = 1, 2, 4, ... until slow, then bisects (writes)\n"
-"      --analyze=FILE       verdicts for saved output of this tool or the original\n"
-"                           (FILE - is standard input); needs no DEVICE\n"
-"\n"
-"Options:\n"
-"  -b, --blocksize=SIZE     smallest block size (default 16KiB)\n"
-"  -e, --erasesize=SIZE     erase block (allocation unit) size (default 4MiB)\n"
-"  -c, --count=N            tries per measurement, the fastest counts (default 8,\n"
-"                           at most 1000000)\n"
-"      --offset=SIZE        where --open-au, --find-open-au and --interval start\n"
-"                           (default 16MiB rounded up to the erase size);\n"
-"                           --find-fat and --readahead start at 0 by default\n"
-"      --open-au-nr=N       erase blocks written at once by --open-au (default 2,\n"
-"                           at most 4096)\n"
-"  -r, --random             write inside each erase block in pseudo-random order\n"
-"      --fat-nr=N           erase blocks tested by --find-fat (default 6, at\n"
-"                           most 4096)\n"
-"      --scatter-order=N    scatter reads 2^N positions (default 9, at most 16)\n"
-"      --scatter-span=N     blocks read at each scatter position (default 1, at\n"
-"                           most 1048576)\n"
-"      --interval-order=N   interval sizes 512B << 0..N (default 10, at most 20)\n"
-"      --min-size=SIZE      --readahead: smallest size (default 4KiB)\n"
-"      --max-size=SIZE      --readahead: largest size (default 8MiB); sizes double\n"
-"      --size=SIZE          --readahead: bytes read per run (default a quarter of\n"
-"                           DEVICE, at most 64MiB, at least --max-size)\n"
-"      --runs=N             --readahead: runs (columns) per size (default 2, at\n"
-"                           most 16)\n"
-"      --buffered           --readahead: set the kernel readahead (BLKRASET) to each\n"
-"                           size and read through the page cache (root; restored)\n"
-"      --plateau=PCT        --readahead: within PCT%% of the best is the plateau\n"
-"                           (default 5)\n"
-"      --preserve           write tests: back up what they overwrite and put it\n"
-"                           back afterwards, also after Ctrl-C or an error\n"
-"      --backup=FILE        --preserve: the backup file (default\n"
-"                           flashbench-DEVICE-DATE-TIME.backup here)\n"
-"      --restore=FILE       put a backup left by a killed --preserve run back\n"
-"                           onto DEVICE and verify it (runs no test)\n"
-"      --max-write=SIZE     --find-open-au: write at most SIZE bytes in all\n"
-"      --max-time=TIME      --find-open-au: stop after TIME of device time\n"
-"                           (90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
-"                           report the bracket found so far\n"
-"      --no-early-stop      --open-au, --find-fat, --find-open-au: measure every\n"
-"                           block size, even once every write is a garbage collection\n"
-"  -o, --out=FILE           write results to FILE instead of standard output\n"
-"  -v, --verbose            print the device geometry and parameters (stderr)\n"
-"      --list-sims          list the simulated card presets and their parameters\n"
-"  -h, --help               show this help\n"
-"      --version            show the version\n"
-"\n"
-"SIZE: bytes (8388608), hex (0x800000), either with a binary suffix: B,\n"
-"k K KB KiB kiB, m M MB MiB, g G GB GiB, t T TB TiB (KB and MB are binary too);\n"
-"a fraction with a suffix when the bytes are whole (1.5M, 0.5K). Only --offset\n"
-"may be 0.\n"
-"An option that none of the selected tests uses is refused (see flashbench(1)).\n"
-"Exit status: 0 done, 1 device error, 2 bad usage, 3 refused for safety,\n"
-"130 interrupted (partial results printed). See flashbench(1).\n");
+	struct entry *e = &entries[nentries];
+	int has_arg = !opt || opt->kind == FO_FLAG ? no_argument
+		      : opt->arg_optional ? optional_argument : required_argument;
+
+	e->test = t;
+	e->opt = opt;
+	e->name = opt ? opt->name : t->name;
+	e->letter = opt ? opt->letter : t->letter;
+	long_opts[nentries] = (struct option){ e->name, has_arg, NULL, 256 + (int)nentries };
+	if (e->letter) {
+		size_t n = strlen(short_opts);
+
+		short_opts[n++] = e->letter;
+		if (has_arg == required_argument)
+			short_opts[n++] = ':';
+		short_opts[n] = '\0';
+	}
+	nentries++;
 }
 
-/* The leading ':' makes getopt return ':' for a missing argument, so that
- * it can be told from an unknown option ('?'). */
-static const char short_opts[] = ":asfOrivc:b:e:o:h";
+/* getopt's tables from the test table, once. */
+static void build_entries(void)
+{
+	if (nentries)
+		return;
+	/* The leading ':' makes getopt return ':' for a missing argument. */
+	strcpy(short_opts, ":");
+	for (const struct fb_test *const *t = fb_tests; *t; t++) {
+		add_entry(*t, NULL);
+		for (const struct fb_option *p = (*t)->options; p && p->name; p++)
+			add_entry(*t, p);
+	}
+	for (const struct fb_option *p = shared_opts; p->name; p++)
+		add_entry(NULL, p);
+	for (const struct fb_option *p = mode_opts; p->name; p++)
+		add_entry(NULL, p);
+}
+
+/* The entry of getopt's value (a letter or 256 + index); NULL if none. */
+static const struct entry *entry_of(int val)
+{
+	if (val >= 256 && (size_t)(val - 256) < nentries)
+		return &entries[val - 256];
+	for (size_t i = 0; val > 0 && i < nentries; i++)
+		if (entries[i].letter == val)
+			return &entries[i];
+	return NULL;
+}
+
+static const struct entry *entry_named(const char *name)
+{
+	for (size_t i = 0; i < nentries; i++)
+		if (strcmp(entries[i].name, name) == 0)
+			return &entries[i];
+	return NULL;
+}
 
 /* A one-line usage error (no program name, no newline) into err. */
 static int __attribute__((format(printf, 3, 4)))
@@ -203,116 +181,102 @@ usage_err(char *err, size_t len, const char *fmt, ...)
 	return FB_EUSAGE;
 }
 
-static int opt_size(const char *name, const char *v, uint64_t *x, char *err, size_t len)
+/* ---- values ---- */
+
+static void *value_ptr(const struct fb_option *p, struct fb_opts *o)
+{
+	return p->var ? p->var : (char *)o + p->off;
+}
+
+static int opt_size(const char *name, const char *v, uint64_t *x, bool zero_ok, char *err,
+		    size_t len)
 {
 	if (parse_size(v, x) < 0)
 		return usage_err(err, len, "--%s: invalid size '%s'", name, v);
-	if (*x == 0)
+	if (*x == 0 && !zero_ok)
 		return usage_err(err, len, "--%s: size must not be zero: '%s'", name, v);
 	return FB_OK;
 }
 
-static int opt_uint(const char *name, const char *v, uint64_t min, uint64_t max, unsigned *x,
-		    char *err, size_t len)
+static int opt_uint(const struct fb_option *p, const char *v, unsigned *x, char *err, size_t len)
 {
 	uint64_t v64;
 
-	if (parse_uint(v, min, max, &v64) < 0)
+	if (parse_uint(v, p->min, p->max, &v64) < 0)
 		return usage_err(err, len, "--%s: '%s' is not a whole number from %llu to %llu",
-				 name, v, (unsigned long long)min, (unsigned long long)max);
+				 p->name, v, (unsigned long long)p->min,
+				 (unsigned long long)p->max);
 	*x = (unsigned)v64;
 	return FB_OK;
 }
 
-/* The options that take no value, or a name taken as it is; false for the others. */
-static bool set_plain(struct fb_opts *o, int c, const char *arg)
+static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len)
 {
-	switch (c) {
-	case 'a': o->align = true; break;
-	case 's': o->scatter = true; break;
-	case 'f': o->find_fat = true; break;
-	case 'O': o->open_au = true; break;
-	case 'i': o->interval = true; break;
-	case 'r': o->random = true; break;
-	case 'v': o->verbose = true; break;
-	case 'o': o->out = arg; break;
-	case OPT_READAHEAD: o->readahead = true; break;
-	case OPT_BUFFERED: o->buffered = true; break;
-	case OPT_PRESERVE: o->preserve = true; break;
-	case OPT_BACKUP: o->backup = arg; break;
-	case OPT_RESTORE: o->restore = arg; break;
-	case OPT_FIND_OPEN_AU: o->find_open_au = true; break;
-	case OPT_NO_EARLY_STOP: o->no_early_stop = true; break;
-	case OPT_ANALYZE: o->analyze = arg; break;
-	default: return false;
-	}
-	return true;
+	o->erasesize_set = true;
+	return opt_size("erasesize", arg, &o->erasesize, false, err, len);
 }
 
-/* The options with a size, a count, a duration or a percentage. */
-static int set_value(struct fb_opts *o, int c, const char *arg, char *err, size_t len)
+static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len)
 {
-	switch (c) {
-	case 'b': return opt_size("blocksize", arg, &o->blocksize, err, len);
-	case 'e':
-		o->erasesize_set = true;
-		return opt_size("erasesize", arg, &o->erasesize, err, len);
-	case 'c': return opt_uint("count", arg, 1, 1000000, &o->count, err, len);
-	case OPT_OFFSET:	/* 0 is a valid offset: not opt_size() */
-		o->offset_set = true;
-		if (parse_size(arg, &o->offset) < 0)
-			return usage_err(err, len, "--offset: invalid size '%s'", arg);
+	o->offset_set = true;	/* 0 is a valid offset */
+	return opt_size("offset", arg, &o->offset, true, err, len);
+}
+
+static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
+{
+	enum out_format f;
+
+	if (out_parse_format(arg, &f) < 0)
+		return usage_err(err, len, "--format: '%s' is not text, json or csv", arg);
+	o->format = (int)f;
+	return FB_OK;
+}
+
+static int set_option(const struct fb_option *p, struct fb_opts *o, const char *arg, char *err,
+		      size_t len)
+{
+	void *v = value_ptr(p, o);
+	uint64_t ns;
+
+	switch (p->kind) {
+	case FO_FLAG: *(bool *)v = true; return FB_OK;
+	case FO_TEXT: *(const char **)v = arg; return FB_OK;
+	case FO_SIZE: return opt_size(p->name, arg, v, false, err, len);
+	case FO_SIZE0: return opt_size(p->name, arg, v, true, err, len);
+	case FO_UINT: return opt_uint(p, arg, v, err, len);
+	case FO_DURATION:
+		if (parse_duration(arg, &ns) < 0 || ns == 0)
+			return usage_err(err, len, "--%s: invalid duration '%s' (90s, 5m, 2h)",
+					 p->name, arg);
+		*(uint64_t *)v = ns;
 		return FB_OK;
-	case OPT_OPEN_AU_NR: return opt_uint("open-au-nr", arg, 1, 4096, &o->open_au_nr, err, len);
-	case OPT_FAT_NR: return opt_uint("fat-nr", arg, 1, 4096, &o->fat_nr, err, len);
-	case OPT_SCATTER_ORDER:
-		return opt_uint("scatter-order", arg, 0, 16, &o->scatter_order, err, len);
-	case OPT_SCATTER_SPAN:
-		return opt_uint("scatter-span", arg, 1, 1 << 20, &o->scatter_span, err, len);
-	case OPT_INTERVAL_ORDER:
-		return opt_uint("interval-order", arg, 0, 20, &o->interval_order, err, len);
-	case OPT_MIN_SIZE: return opt_size("min-size", arg, &o->min_size, err, len);
-	case OPT_MAX_SIZE: return opt_size("max-size", arg, &o->max_size, err, len);
-	case OPT_SIZE: return opt_size("size", arg, &o->size, err, len);
-	case OPT_RUNS: return opt_uint("runs", arg, 1, RA_MAX_RUNS, &o->runs, err, len);
-	case OPT_MAX_WRITE: return opt_size("max-write", arg, &o->max_write, err, len);
-	case OPT_MAX_TIME:
-		if (parse_duration(arg, &o->max_time) < 0 || o->max_time == 0)
-			return usage_err(err, len, "--max-time: invalid duration '%s' (90s, 5m, 2h)",
-					 arg);
+	case FO_PERCENT:
+		if (parse_double(arg, v) < 0 || *(double *)v < 0 || *(double *)v >= 100)
+			return usage_err(err, len, "--%s: '%s' is not a percentage from 0 to below 100",
+					 p->name, arg);
 		return FB_OK;
-	case OPT_PLATEAU:
-		if (parse_double(arg, &o->plateau) < 0 || o->plateau < 0 || o->plateau >= 100)
-			return usage_err(err, len,
-					 "--plateau: '%s' is not a percentage from 0 to below 100", arg);
-		return FB_OK;
+	case FO_CALL:
+		return p->call(o, arg, err, len);
 	}
 	return FB_OK;
 }
 
-/* The long name of an option's getopt value (each value appears once). */
-static const char *long_name(int val)
-{
-	for (const struct option *p = long_opts; p->name; p++)
-		if (p->val == val)
-			return p->name;
-	return NULL;
-}
+/* ---- getopt's complaints ---- */
 
 /* optopt 0: glibc found no long option of that name, or (it takes unique
  * prefixes) more than one. */
 static int long_unknown(const char *elem, char *err, size_t len)
 {
 	size_t n = strcspn(elem + 2, "="), at = 0;
-	char list[1024] = "";	/* every name of the table fits */
+	char list[2048] = "";	/* every name of the table fits */
 	int matches = 0;
 
-	for (const struct option *p = long_opts; p->name; p++) {
-		if (strncmp(p->name, elem + 2, n) != 0)
+	for (size_t i = 0; i < nentries; i++) {
+		if (strncmp(entries[i].name, elem + 2, n) != 0)
 			continue;
 		matches++;
 		if (at < sizeof(list))
-			at += snprintf(list + at, sizeof(list) - at, " '--%s'", p->name);
+			at += snprintf(list + at, sizeof(list) - at, " '--%s'", entries[i].name);
 	}
 	if (matches > 1)
 		return usage_err(err, len, "option '%s' is ambiguous; possibilities:%s", elem, list);
@@ -329,146 +293,161 @@ static int long_unknown(const char *elem, char *err, size_t len)
  */
 static int getopt_error(int c, char **argv, char *err, size_t len)
 {
-	const char *elem = argv[optind - 1], *name = long_name(optopt);
+	const char *elem = argv[optind - 1];
+	const struct entry *e = optopt >= 256 ? entry_of(optopt) : NULL;
 	bool is_long = strncmp(elem, "--", 2) == 0;
 
-	if (c == ':' && is_long && name)
-		return usage_err(err, len, "option '--%s' requires an argument", name);
+	if (c == ':' && is_long && e)
+		return usage_err(err, len, "option '--%s' requires an argument", e->name);
 	if (c == ':')
 		return usage_err(err, len, "option '-%c' requires an argument", optopt);
 	if (optopt == 0 && is_long)
 		return long_unknown(elem, err, len);
-	if (name)
-		return usage_err(err, len, "option '--%s' doesn't allow an argument", name);
+	if (e)
+		return usage_err(err, len, "option '--%s' doesn't allow an argument", e->name);
 	return usage_err(err, len, "invalid option '-%c'", (unsigned char)optopt);
 }
 
-static bool any_test(const struct fb_opts *o)
-{
-	return o->align || o->scatter || o->find_fat || o->open_au || o->interval ||
-	       o->readahead || o->find_open_au;
-}
+/* ---- which options do something ---- */
 
-#define NOPTS (sizeof(long_opts) / sizeof(long_opts[0]) - 1)
-
-/* The options given on the command line (by index in long_opts), with the
- * last value of each, for check_unused(). */
+/* The options given (by entry), with the last value of each. */
 struct given {
-	uint64_t mask;
-	const char *arg[NOPTS];
+	bool on[MAX_ENTRIES];
+	const char *arg[MAX_ENTRIES];
 };
 
-_Static_assert(NOPTS <= 64, "struct given has one bit per option");
-
-static void given_add(struct given *g, int val, const char *arg)
+static bool lists(const struct fb_test *t, const char *name)
 {
-	for (size_t i = 0; i < NOPTS; i++) {
-		if (long_opts[i].val == val) {
-			g->mask |= 1ull << i;
-			g->arg[i] = arg;
-			return;
-		}
-	}
+	for (const char *const *u = t->uses; u && *u; u++)
+		if (strcmp(*u, name) == 0)
+			return true;
+	return false;
 }
 
-/* 0 for a name missing from cli_uses: refused everywhere, which test_cli's
- * walk over --help finds. */
-static unsigned uses_of(const char *name)
+/* Does entry e change what test t does? */
+static bool applies(const struct entry *e, const struct fb_test *t)
 {
-	for (const struct cli_use *u = cli_uses; u->name; u++)
-		if (strcmp(u->name, name) == 0)
-			return u->tests;
-	return 0;
+	unsigned scope;
+
+	if (!e->opt || e->test)
+		return e->test == t;
+	scope = e->opt->scope;
+	return (scope & SCOPE_ANY) || ((scope & SCOPE_WRITES) && t->writes) ||
+	       ((scope & SCOPE_LISTED) && lists(t, e->name));
 }
 
-/* The CLI_ bits of what this command line runs. */
-static unsigned selected(const struct fb_opts *o)
+/* The selected tests (or every test, all) that e applies to, as bits. */
+static uint32_t applies_to(const struct entry *e, uint32_t among)
 {
-	return (o->align ? CLI_ALIGN : 0) | (o->scatter ? CLI_SCATTER : 0) |
-	       (o->interval ? CLI_INTERVAL : 0) | (o->readahead ? CLI_READAHEAD : 0) |
-	       (o->open_au ? CLI_OPEN_AU : 0) | (o->find_fat ? CLI_FIND_FAT : 0) |
-	       (o->find_open_au ? CLI_FIND_OPEN_AU : 0) | (o->analyze ? CLI_ANALYZE_MODE : 0) |
-	       (o->restore ? CLI_RESTORE_MODE : 0);
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if ((among & (1u << i)) && applies(e, fb_tests[i]))
+			bits |= 1u << i;
+	return bits;
 }
 
-/* "--align, --scatter and --interval" ("every test" for all seven). */
-static void name_list(unsigned bits, char *buf, size_t len)
+static uint32_t all_tests(void)
 {
-	size_t n = sizeof(test_names) / sizeof(test_names[0]), at = 0, left = 0;
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		bits |= 1u << i;
+	return bits;
+}
+
+/* "--align, --scatter and --interval"; "every test" for all of them. */
+static void name_list(uint32_t bits, const char *mode, char *buf, size_t len)
+{
+	size_t at = 0, left = 0;
 
 	buf[0] = '\0';
-	if ((bits & CLI_TESTS) == CLI_TESTS) {
-		at = (size_t)snprintf(buf, len, "every test");
-		bits &= ~(unsigned)CLI_TESTS;
+	if (bits && bits == all_tests()) {
+		snprintf(buf, len, "every test%s%s", mode ? " and " : "", mode ? mode : "");
+		return;
 	}
-	for (size_t i = 0; i < n; i++)
+	for (unsigned i = 0; fb_tests[i]; i++)
 		left += (bits >> i) & 1;
-	for (size_t i = 0; i < n && at < len; i++) {
+	left += mode != NULL;
+	for (unsigned i = 0; fb_tests[i] && at < len; i++) {
 		if (!((bits >> i) & 1))
 			continue;
 		left--;
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", at == 0 ? "" :
-				       left == 0 ? " and " : ", ", test_names[i]);
+		at += (size_t)snprintf(buf + at, len - at, "%s--%s", at == 0 ? "" :
+				       left == 0 ? " and " : ", ", fb_tests[i]->name);
 	}
+	if (mode && at < len)
+		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : " and ", mode);
 }
 
-/* An option that none of the selected tests uses does nothing: refused. */
-static int check_unused(const struct given *g, unsigned sel, char *err, size_t len)
+/* An option that none of the selected tests (or the mode) uses does nothing: refused. */
+static int check_unused(const struct given *g, uint32_t sel, const char *mode, char *err,
+			size_t len)
 {
-	char with[160], uses[160];
+	char with[256], uses[256];
 
-	for (size_t i = 0; i < NOPTS; i++) {
-		unsigned u = uses_of(long_opts[i].name);
-		const char *arg = g->arg[i];
+	for (size_t i = 0; i < nentries; i++) {
+		const struct entry *e = &entries[i];
+		unsigned scope = e->opt && !e->test ? e->opt->scope : 0;
+		bool in_mode = mode && strcmp(mode, "--analyze") == 0 && (scope & SCOPE_ANALYZE);
 
-		if (!(g->mask & (1ull << i)) || (u & sel))
+		if (!g->on[i] || (scope & SCOPE_MODE) || (!e->opt && !mode) ||
+		    (!mode && applies_to(e, sel)) || in_mode)
 			continue;
-		name_list(sel, with, sizeof(with));
-		name_list(u, uses, sizeof(uses));
+		name_list(sel, mode, with, sizeof(with));
+		name_list(applies_to(e, all_tests()), scope & SCOPE_ANALYZE ? "--analyze" : NULL,
+			  uses, sizeof(uses));
 		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
-				 long_opts[i].name, arg ? "=" : "", arg ? arg : "", with,
-				 u ? uses : "nothing");
+				 e->name, g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
+				 uses[0] ? uses : "nothing");
 	}
 	return FB_OK;
+}
+
+/* ---- checks ---- */
+
+static int no_test(char *err, size_t len)
+{
+	char names[512];
+	size_t at = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s--%s",
+				       i == 0 ? "" : fb_tests[i + 1] ? ", " : " or ",
+				       fb_tests[i]->name);
+	return usage_err(err, len, "no test selected: use %s (or --analyze FILE)", names);
 }
 
 /* Everything that can be checked before the device is opened. */
 static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_t len)
 {
-	char ra[256];
 	int r;
 
 	if (o->restore && (o->preserve || o->backup))
 		return usage_err(err, len, "--restore=%s: cannot be combined with --preserve or --backup",
 				 o->restore);
-	if (o->restore && any_test(o))
+	if (o->restore && o->tests)
 		return usage_err(err, len, "--restore=%s: runs no test; give it with DEVICE alone",
 				 o->restore);
 	if (o->restore)
-		return check_unused(g, selected(o), err, len);
+		return check_unused(g, 0, "--restore", err, len);
 	if (o->backup && !o->preserve)
 		return usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
-	if (!any_test(o))
-		return usage_err(err, len, "no test selected: use --align, --scatter, --interval, "
-				 "--readahead, --open-au, --find-fat or --find-open-au (or --analyze FILE)");
-	if ((r = check_unused(g, selected(o), err, len)) != FB_OK)
+	if (!o->tests)
+		return no_test(err, len);
+	if ((r = check_unused(g, o->tests, NULL, err, len)) != FB_OK)
 		return r;
-	if (o->readahead && ra_check_opts(o, ra, sizeof(ra)) < 0)
-		return usage_err(err, len, "%s", ra);
 	/* Only the write tests cut erase blocks into blocks. */
-	if ((selected(o) & CLI_WRITES) && o->blocksize > o->erasesize)
+	if (fb_tests_write(o) && o->blocksize > o->erasesize)
 		return usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
 				 (unsigned long long)o->blocksize, (unsigned long long)o->erasesize);
-	if (o->scatter && o->scatter_span > UINT64_MAX / 2 / o->blocksize)
-		return usage_err(err, len, "--scatter-span %u times --blocksize %llu overflows",
-				 o->scatter_span, (unsigned long long)o->blocksize);
 	if (!o->offset_set) {
 		/* 16 MiB rounded up to the erase size, as the original did. */
 		o->offset = (16 * MiB + o->erasesize - 1) / o->erasesize * o->erasesize;
 	}
-	if (o->find_open_au && !o->erasesize_set && !o->align)
-		return usage_err(err, len,
-				 "--find-open-au: needs --erasesize (or --align, to use its verdict)");
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		if (fb_test_selected(o, *t) && (*t)->check && (r = (*t)->check(o, err, len)) != FB_OK)
+			return r;
 	return FB_OK;
 }
 
@@ -484,12 +463,36 @@ static int check_args(struct fb_opts *o, const struct given *g, char *err, size_
 	return check_opts(o, g, err, len);
 }
 
+/* Every option back to its default: the shared ones and each test's own. */
+static void all_defaults(struct fb_opts *o)
+{
+	opts_defaults(o);
+	fb_tests_defaults();
+}
+
+/* One option: the modes end the parse, a test is selected, a value is set. */
+static int take(const struct entry *e, struct fb_opts *o, char *err, size_t len)
+{
+	if (e->opt && !e->test && (e->opt->scope & SCOPE_MODE) && e->opt->kind == FO_FLAG)
+		return strcmp(e->name, "help") == 0 ? CLI_HELP
+		       : strcmp(e->name, "version") == 0 ? CLI_VERSION : CLI_LIST_SIMS;
+	if (!e->opt) {
+		fb_test_select(o, e->test);
+		return FB_OK;
+	}
+	return set_option(e->opt, o, optarg, err, len);
+}
+
 int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen)
 {
-	struct given g = { 0 };
+	static struct given g;
 	int c, r;
 
-	opts_defaults(o);
+	build_entries();
+	all_defaults(o);
+	memset(&g, 0, sizeof(g));
+	o->argc = argc;
+	o->argv = argv;
 	if (errlen > 0)
 		err[0] = '\0';
 	/* glibc: optind 0 starts a fresh scan, also forgetting a half-read
@@ -497,62 +500,35 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 	optind = 0;
 	opterr = 0;	/* our message names the option, in one line, and is not printed here */
 	while ((c = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
-		if (c == 'h')
-			return CLI_HELP;
-		if (c == OPT_VERSION)
-			return CLI_VERSION;
-		if (c == OPT_LIST_SIMS)
-			return CLI_LIST_SIMS;
-		if (c == '?' || c == ':')
+		const struct entry *e = c == '?' || c == ':' ? NULL : entry_of(c);
+
+		if (!e)
 			return getopt_error(c, argv, err, errlen);
-		if (!set_plain(o, c, optarg) && (r = set_value(o, c, optarg, err, errlen)) != FB_OK)
+		if ((r = take(e, o, err, errlen)) != FB_OK)
 			return r;
-		given_add(&g, c, optarg);
+		g.on[e - entries] = true;
+		g.arg[e - entries] = optarg;
 	}
 	o->nargs = optind < argc ? argc - optind : 0;
 	o->args = argv + (optind < argc ? optind : argc);
 	/* Saved output: analyze_main() refuses a DEVICE, a test or --restore. */
-	if (o->analyze && !any_test(o) && !o->restore &&
-	    check_unused(&g, CLI_ANALYZE_MODE, err, errlen) != FB_OK)
+	if (o->analyze && !o->tests && !o->restore &&
+	    check_unused(&g, 0, "--analyze", err, errlen) != FB_OK)
 		return FB_EUSAGE;
 	if (o->analyze)
 		return CLI_ANALYZE;
 	return check_args(o, &g, err, errlen);
 }
 
-/* --interval reads its largest size at --offset, which is 16 MiB unless
- * given: a 16 MiB file is too small, and the message says why. */
-static int check_interval_end(const struct fb_opts *o, const struct target *t,
-			      char *err, size_t errlen)
-{
-	uint64_t last = 512ull << o->interval_order;
-
-	if (!o->interval || (o->offset <= t->size && last <= t->size - o->offset))
-		return FB_OK;
-	return usage_err(err, errlen, "--interval reads up to %llu bytes (--interval-order %u) "
-			 "at --offset %llu%s, but %s has only %llu bytes: give a smaller "
-			 "--offset or --interval-order",
-			 (unsigned long long)last, o->interval_order, (unsigned long long)o->offset,
-			 o->offset_set ? "" : " (the default: 16MiB, rounded up to the erase size)",
-			 t->path, (unsigned long long)t->size);
-}
-
 int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *err, size_t errlen)
 {
 	uint64_t s = t->sector;
-	char ra[4352];	/* room for the 4 KiB path */
+	int r;
 
 	if (o->blocksize % s)
 		return usage_err(err, errlen,
 				 "--blocksize %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->blocksize, (unsigned long long)s, t->path);
-	/* The read "on" a boundary starts half a block before it. */
-	if (o->align && (o->blocksize / 2) % s)
-		return usage_err(err, errlen, "--blocksize %llu: --align reads half a block on each "
-				 "side of a boundary, so the block size must be a multiple of twice "
-				 "the %llu-byte sector (%llu)",
-				 (unsigned long long)o->blocksize, (unsigned long long)s,
-				 (unsigned long long)(2 * s));
 	if (o->erasesize % s)
 		return usage_err(err, errlen,
 				 "--erasesize %llu is not a multiple of the %llu-byte sector of %s",
@@ -561,7 +537,29 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 		return usage_err(err, errlen,
 				 "--offset %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->offset, (unsigned long long)s, t->path);
-	if (o->readahead && ra_check_target(o, t, ra, sizeof(ra)) < 0)
-		return usage_err(err, errlen, "%s", ra);
-	return check_interval_end(o, t, err, errlen);
+	for (const struct fb_test *const *p = fb_tests; *p; p++)
+		if (fb_test_selected(o, *p) && (*p)->check_target &&
+		    (r = (*p)->check_target(o, t, err, errlen)) != FB_OK)
+			return r;
+	return FB_OK;
+}
+
+bool cli_option_applies(const char *option, const char *test)
+{
+	const struct entry *e;
+	const struct fb_test *t = fb_test_find(test);
+
+	build_entries();
+	e = entry_named(option);
+	return e && t && applies(e, t);
+}
+
+const struct fb_option *cli_shared_options(void)
+{
+	return shared_opts;
+}
+
+const struct fb_option *cli_mode_options(void)
+{
+	return mode_opts;
 }

@@ -1,17 +1,20 @@
 /*
- * The command line: the option table, the help text, and the parsing and
- * validation of every value before the device is opened. Nothing here
- * prints or exits, so that the unit tests and the fuzzer can run it many
- * times in one process; main() prints the messages and picks the status.
+ * The command line: the shared options and the modes (cli.c), each
+ * test's flag and own options (its descriptor in src/tests/), the help
+ * text (cli_usage.c), and the validation of every value before the
+ * device is opened. Nothing here prints or exits, so that the unit tests
+ * and the fuzzer can run it many times in one process; main() prints the
+ * messages and picks the status.
  */
 #ifndef FB_CLI_H
 #define FB_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "opts.h"
-#include "target.h"
+#include "core/opts.h"
+#include "core/target.h"
 
 /* cli_parse() results besides FB_OK and FB_EUSAGE; apart from the exit statuses. */
 enum {
@@ -22,13 +25,27 @@ enum {
 };
 
 /*
- * Parse argv into o (defaults first) and check everything that needs no
- * device: FB_OK with o->device set, FB_EUSAGE with a one-line message
- * (no "flashbench: " prefix, no newline) in err, or one of the CLI_
- * requests above. Options are taken in order: the first bad value, or
- * the first --help, --version or --list-sims, ends the parse. getopt
- * reorders argv's pointers (never the strings); o->args points into it.
- * Safe to call any number of times in one process.
+ * Which tests a shared option changes (struct fb_option's scope). An
+ * option none of whose tests is selected does nothing, and is refused;
+ * with several tests in one run it is enough that one of them uses it.
+ * A test's own options change that test only.
+ */
+enum {
+	SCOPE_LISTED = 1u << 0,	/* the tests that name it in their uses */
+	SCOPE_WRITES = 1u << 1,	/* every write test */
+	SCOPE_ANY = 1u << 2,	/* every test */
+	SCOPE_ANALYZE = 1u << 3,	/* --analyze too */
+	SCOPE_MODE = 1u << 4,	/* a mode: --analyze, --restore, --help ... */
+};
+
+/*
+ * Parse argv into o (defaults first, the tests' own options too) and
+ * check everything that needs no device: FB_OK with o->device set,
+ * FB_EUSAGE with a one-line message (no "flashbench: " prefix, no
+ * newline) in err, or one of the CLI_ requests above. Options are taken
+ * in order: the first bad value, or the first --help, --version or
+ * --list-sims, ends the parse. getopt reorders argv's pointers (never the
+ * strings); o->args points into it. Safe to call any number of times.
  */
 int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen);
 
@@ -36,30 +53,15 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
  * FB_OK, or FB_EUSAGE with a one-line message in err. */
 int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *err, size_t errlen);
 
-/*
- * Which tests (and modes) an option changes. An option none of whose
- * tests is selected does nothing, and is refused; with several tests in
- * one run it is enough that one of them uses it. (Issue 11's test table
- * is meant to take this over.)
- */
-enum {
-	CLI_ALIGN = 1u << 0, CLI_SCATTER = 1u << 1, CLI_INTERVAL = 1u << 2,
-	CLI_READAHEAD = 1u << 3, CLI_OPEN_AU = 1u << 4, CLI_FIND_FAT = 1u << 5,
-	CLI_FIND_OPEN_AU = 1u << 6, CLI_ANALYZE_MODE = 1u << 7, CLI_RESTORE_MODE = 1u << 8,
-	CLI_WRITES = CLI_OPEN_AU | CLI_FIND_FAT | CLI_FIND_OPEN_AU,
-	CLI_TESTS = CLI_ALIGN | CLI_SCATTER | CLI_INTERVAL | CLI_READAHEAD | CLI_WRITES,
-	CLI_EVERY = CLI_TESTS | CLI_ANALYZE_MODE | CLI_RESTORE_MODE,
-};
+/* Does the long option (without "--") change what the named test does? */
+bool cli_option_applies(const char *option, const char *test);
 
-struct cli_use {
-	const char *name;	/* the long option */
-	unsigned tests;		/* CLI_ bits of the tests and modes it changes */
-};
+struct fb_option;
+/* The shared options and the modes, NULL-name terminated (for the help). */
+const struct fb_option *cli_shared_options(void);
+const struct fb_option *cli_mode_options(void);
 
-/* Every long option (a test unit walks them against --help); the last has no name. */
-extern const struct cli_use cli_uses[];
-
-/* The --help text. */
+/* The --help text, made from the tables. */
 void cli_usage(FILE *f);
 
 #endif

@@ -188,4 +188,15 @@ ok "DEVICE refused: one line" [ "$(wc -l <<<"$ERR")" -eq 1 ] && ok "names the op
 expect_status 2 "--analyze with a test" "$FB" -a --analyze "$TMP/runs"
 expect_status 2 "--analyze a missing file" "$FB" --analyze "$TMP/nonexistent"
 ok "missing file named" grep -q "nonexistent" <<<"$ERR"
+# A live -a stopped by a signal prints no verdict on its rows: nor does
+# --analyze of that output. A pasted ^C (the original's runs) is judged.
+"$FB" -a -b 1024 sim: 2>/dev/null | head -12 >"$TMP/int-a"
+echo "interrupted by signal 2: the lines above are all that was measured" >>"$TMP/int-a"
+expect_status 0 "--analyze of an interrupted -a" "$FB" --analyze "$TMP/int-a"
+ok "interrupted -a: no verdict, as live" not grep -q '^verdict:' <<<"$OUT"
+ok "interrupted -a: says why" grep -q 'no verdict on an align table a signal stopped' <<<"$OUT"
+"$FB" -a -b 1024 sim: 2>/dev/null | head -12 >"$TMP/ctrlc-a"
+echo "^C" >>"$TMP/ctrlc-a"
+expect_status 0 "--analyze of a pasted ^C -a" "$FB" --analyze "$TMP/ctrlc-a"
+ok "pasted ^C: judged" grep -q '^verdict: erase block' <<<"$OUT"
 done_testing

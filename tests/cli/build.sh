@@ -11,7 +11,7 @@ if ! need nm gcc make; then
 fi
 mkdir -p "$TMP/tree"
 cp -r "$ROOT/Makefile" "$ROOT/src" "$TMP/tree/"
-rm -f "$TMP/tree"/src/*.o "$TMP/tree/.build-flags"
+rm -f "$TMP/tree"/src/*.o "$TMP/tree"/src/*/*.o "$TMP/tree/.build-flags"
 # build [CFLAGS [ARGS...]]: make flashbench in the copy (CFLAGS from the
 # environment, so that the Makefile still adds its own; not the SANITIZE=1 of
 # an outer "make check SANITIZE=1"); the output in $TMP/log

@@ -246,5 +246,6 @@ else
 fi
 # -v names the sweep's parameters too
 expect_status 0 "-v --readahead on sim:" "$FB" -v --readahead --runs=1 --min-size=64K --max-size=256K sim:
-ok "-v prints the readahead parameters" grep -q '^readahead: min-size 64KiB, max-size 256KiB, runs 1, plateau 5%$' <<<"$ERR"
+ok "-v prints the readahead parameters" grep -q '^readahead: min-size 64KiB, max-size 256KiB, buffered off, plateau 5%$' <<<"$ERR"
+ok "-v prints the shared parameters" grep -q '^blocksize 16KiB, erasesize 4MiB, offset 16MiB, count 8, runs 1$' <<<"$ERR"
 done_testing

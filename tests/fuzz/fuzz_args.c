@@ -17,8 +17,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "opts.h"
-#include "target.h"
+#include "tests/test.h"
+#include "core/opts.h"
+#include "core/target.h"
 
 #define MAX_ARGS 32
 #define SMALL 16
@@ -44,7 +45,7 @@ static void check_accepted(const struct fb_opts *o, char **argv, int argc)
 	if (o->blocksize == 0 || o->erasesize == 0 || !o->count)
 		abort();
 	/* only the write tests cut an erase block into blocks */
-	if (o->blocksize > o->erasesize && (o->open_au || o->find_fat || o->find_open_au))
+	if (o->blocksize > o->erasesize && fb_tests_write(o))
 		abort();
 	for (int i = 0; i < 4; i++) {
 		t.sector = i & 1 ? 4096 : 512;

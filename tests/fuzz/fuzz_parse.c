@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "saved_output.h"
-#include "sim_spec.h"
+#include "core/parse.h"
+#include "verdicts/saved_output.h"
+#include "sim/sim_spec.h"
 
 static void check_size(const char *s)
 {

@@ -19,14 +19,17 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "modules.h"
-#include "regions.h"
-#include "report.h"
-#include "saved_output.h"
-#include "stats.h"
-#include "target.h"
+#include "tests/align.h"
+#include "core/out.h"
+#include "tests/align.h"
+#include "verdicts/analyze.h"
+#include "core/regions.h"
+#include "verdicts/saved_output.h"
+#include "core/stats.h"
+#include "core/target.h"
+#include "tests/test.h"
 #include "unit.h"
-#include "verdict_align.h"
+#include "verdicts/verdict_align.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
@@ -83,6 +86,8 @@ static double logu(double lo, double hi)
 
 static char out_path[] = "/tmp/fbacc.XXXXXX";
 
+extern const struct fb_test test_find_open_au;
+
 static int run_test(const char *spec, struct fb_opts *o, bool write)
 {
 	struct region all;
@@ -94,18 +99,13 @@ static int run_test(const char *spec, struct fb_opts *o, bool write)
 		printf("FAIL: sim:%s: %s\n", spec, err);
 		return -1;
 	}
-	report_open(out_path);
+	out_open(out_path, OUT_TEXT);
 	all.off = 0;
 	all.len = t->size;
 	regions_arm(&all, 1);
-	if (write) {
-		o->find_au_max = find_open_au_max(o, t->size);
-		r = test_find_open_au(o, t);
-	} else {
-		r = test_align(o, t);
-	}
+	r = write ? test_find_open_au.run(o, t) : align_run(o, t);
 	regions_disarm();
-	report_close();
+	out_close(0, "done", NULL);
 	target_close(t);
 	return r;
 }
@@ -263,21 +263,20 @@ static void align_cards(unsigned cards)
 
 		draw_card(&c);
 		opts_defaults(&o);
-		o.align = true;
 		o.blocksize = c.bs;
 		o.count = c.count;
-		if (run_test(c.spec, &o, false) != FB_OK || !va_last())
+		if (run_test(c.spec, &o, false) != FB_OK || !align_last_verdict())
 			continue;
 		n = printed_rows(rows);
 		va_judge(rows, n, &an);
-		agree += same_verdict(&an, va_last());
-		out = judge_card(&c, va_last());
+		agree += same_verdict(&an, align_last_verdict());
+		out = judge_card(&c, align_last_verdict());
 		q = step_over_noise(&c, rows, n);
 		count(&t[q >= 2 ? 0 : q >= 1 ? 1 : 2], out);
 		/* FB_ACCURACY_SHOW=1: the clear cards that were not named, to study. */
 		if (q >= 2 && out == UNSURE && getenv("FB_ACCURACY_SHOW"))
 			printf("unsure: -a -b %llu -c %u sim:%s\n  %s\n", (unsigned long long)c.bs,
-			       c.count, c.spec, va_last()->erase_why);
+			       c.count, c.spec, align_last_verdict()->erase_why);
 		count(&t[c.three ? 4 : 3], out);
 		count(&t[5], out);
 	}
@@ -367,7 +366,7 @@ static void open_au_cards(unsigned cards)
 			 logu(100e3, 2e6), logu(5e6, 40e6), logu(8e6, 100e6), logu(1e6, 8e6),
 			 8 * unit_draw(), pick(3) ? 0 : 0.001 * unit_draw(), logu(1e6, 20e6), pick(100000));
 		opts_defaults(&o);
-		o.find_open_au = o.erasesize_set = true;
+		o.erasesize_set = true;
 		o.erasesize = e * MiB;
 		o.offset = (16 * MiB + o.erasesize - 1) / o.erasesize * o.erasesize;
 		o.random = random;
@@ -491,9 +490,9 @@ static void judge_fixture(const char *path, struct fixture_tally *ft)
 
 	if (!read_truth(path, &t))
 		return;
-	report_open(out_path);
+	out_open(out_path, OUT_TEXT);
 	analyze_file(path);
-	report_close();
+	out_close(0, "done", NULL);
 	f = fopen(out_path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		unsigned fast, slow;

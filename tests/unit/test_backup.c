@@ -13,9 +13,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "backup.h"
-#include "opts.h"
-#include "target.h"
+#include "safety/backup.h"
+#include "core/opts.h"
+#include "core/target.h"
 #include "unit.h"
 
 #define KiB 1024ull

@@ -1,8 +1,8 @@
 /* The LFSR order visits every index exactly once; statistics helpers. */
 #include <stdlib.h>
 
-#include "engine.h"
-#include "stats.h"
+#include "core/engine.h"
+#include "core/stats.h"
 #include "unit.h"
 
 static int permutation_ok(uint64_t n)

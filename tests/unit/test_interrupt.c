@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "modules.h"
-#include "report.h"
-#include "target.h"
+#include "core/out.h"
+#include "core/engine.h"
+#include "tests/test.h"
+#include "tests/test.h"
+#include "core/target.h"
 #include "unit.h"
 
 static struct target_ops wrapped;
@@ -56,9 +57,9 @@ static int run(int (*test)(const struct fb_opts *, struct target *), struct fb_o
 	t->ops = &wrapped;
 	countdown = k;
 	fb_stop = 0;
-	report_open(path);
+	out_open(path, OUT_TEXT);
 	r = test(o, t);
-	report_close();
+	out_close(0, "done", NULL);
 	t->ops = orig;
 	target_close(t);
 	f = fopen(path, "r");
@@ -72,6 +73,7 @@ static int run(int (*test)(const struct fb_opts *, struct target *), struct fb_o
 	return r;
 }
 
+extern const struct fb_test test_find_open_au, test_open_au, test_align, test_scatter;
 
 int main(void)
 {
@@ -79,9 +81,10 @@ int main(void)
 	char *out;
 
 	opts_defaults(&o);
+	fb_tests_defaults();
 	o.offset = 16 << 20;
 	/* The search, stopped inside its third probe (N = 4). */
-	CHECK(run(test_find_open_au, &o, "sd", 200, &out) == FB_EINTR);
+	CHECK(run(test_find_open_au.run, &o, "sd", 200, &out) == FB_EINTR);
 	CHECK(out && strstr(out, "probe: --open-au-nr=4 "));
 	CHECK(out && strstr(out, "verdict: 2 open AUs (linear): fast"));
 	CHECK(out && strstr(out, "verdict: open AUs (linear): at least 2 fast, none slow\n"));
@@ -89,15 +92,15 @@ int main(void)
 	CHECK(out && !strstr(out, "probe: --open-au-nr=8"));
 	free(out);
 	/* --open-au: the lines before the stop. */
-	CHECK(run(test_open_au, &o, "sd", 1000, &out) == FB_EINTR);
+	CHECK(run(test_open_au.run, &o, "sd", 1000, &out) == FB_EINTR);
 	CHECK(out && strstr(out, "4MiB\t") && strstr(out, "128KiB\t") && !strstr(out, "16KiB\t"));
 	free(out);
 	/* -a: the rows so far, no verdict on a partial table. */
-	CHECK(run(test_align, &o, "sd", 1000, &out) == FB_EINTR);
+	CHECK(run(test_align.run, &o, "sd", 1000, &out) == FB_EINTR);
 	CHECK(out && strstr(out, "align 2147483648\t") && !strstr(out, "verdict"));
 	free(out);
 	/* scatter: the points measured, printed although stopped. */
-	CHECK(run(test_scatter, &o, "sd", 800, &out) == FB_EINTR);
+	CHECK(run(test_scatter.run, &o, "sd", 800, &out) == FB_EINTR);
 	CHECK(out && strchr(out, '\t'));
 	free(out);
 	UNIT_DONE();

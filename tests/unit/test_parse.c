@@ -1,7 +1,7 @@
 /* Parsing of sizes, counts and durations: every accepted form, every bad one. */
 #include <stdint.h>
 
-#include "parse.h"
+#include "core/parse.h"
 #include "unit.h"
 
 static int size_is(const char *s, uint64_t want)

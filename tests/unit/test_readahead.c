@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <sys/sysmacros.h>
 
-#include "readahead.h"
-#include "sim_model.h"
-#include "sim_spec.h"
+#include "tests/readahead.h"
+#include "sim/sim_model.h"
+#include "sim/sim_spec.h"
 #include "unit.h"
 
 #define KiB 1024ull
@@ -45,34 +45,36 @@ static void run_bytes(void)
 	CHECK(ra_run_bytes(50 * MiB, 8 * MiB, 100 * MiB) == 0);
 }
 
-static int check(uint64_t min, uint64_t max, uint64_t size, bool buffered, bool ra)
+static int check(uint64_t min, uint64_t max, uint64_t size, bool buffered)
 {
-	struct fb_opts o = { .min_size = min, .max_size = max, .size = size,
-			     .buffered = buffered, .readahead = ra, .runs = 2, .plateau = 5 };
+	struct fb_opts o = { .size = size, .runs = 2 };
 	char err[256];
 
+	ra_opts = (struct ra_opts){ .min_size = min, .max_size = max, .buffered = buffered,
+				    .plateau = 5 };
 	return ra_check_opts(&o, err, sizeof(err));
 }
 
 static void option_checks(void)
 {
 	struct target t = { .sector = 4096, .path = "x" };
-	struct fb_opts o = { .min_size = 2048, .max_size = 8 * MiB, .readahead = true };
+	struct fb_opts o = { .runs = 0 };
 	char err[256] = "";
 
-	CHECK(check(4 * KiB, 8 * MiB, 0, false, true) == 0);
-	CHECK(check(8 * MiB, 4 * KiB, 0, false, true) < 0);	/* min > max */
-	CHECK(check(3000, 8 * MiB, 0, false, true) < 0);
-	CHECK(check(4 * KiB, 12 * MiB, 0, false, true) < 0);
-	CHECK(check(4 * KiB, 8 * MiB, 4 * MiB, false, true) < 0);	/* size < max */
-	CHECK(check(4 * KiB, 8 * MiB, 8 * MiB, false, true) == 0);
-	CHECK(check(4 * KiB, 8 * MiB, 0, true, false) < 0);	/* --buffered alone */
+	CHECK(check(4 * KiB, 8 * MiB, 0, false) == 0);
+	CHECK(check(8 * MiB, 4 * KiB, 0, false) < 0);	/* min > max */
+	CHECK(check(3000, 8 * MiB, 0, false) < 0);
+	CHECK(check(4 * KiB, 12 * MiB, 0, false) < 0);
+	CHECK(check(4 * KiB, 8 * MiB, 4 * MiB, false) < 0);	/* size < max */
+	CHECK(check(4 * KiB, 8 * MiB, 8 * MiB, false) == 0);
+	CHECK(check(4 * KiB, 8 * MiB, 0, true) == 0);
+	ra_opts.min_size = 2048;
 	CHECK(ra_check_target(&o, &t, err, sizeof(err)) < 0);	/* below the sector */
 	CHECK(strstr(err, "4096-byte sector") != NULL);
-	o.min_size = 4096;
+	ra_opts.min_size = 4096;
 	CHECK(ra_check_target(&o, &t, err, sizeof(err)) == 0);
 	t.sim = true;
-	o.buffered = true;
+	ra_opts.buffered = true;
 	CHECK(ra_check_target(&o, &t, err, sizeof(err)) < 0);	/* no readahead on sim: */
 }
 

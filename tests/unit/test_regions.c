@@ -7,13 +7,17 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "engine.h"
-#include "preserve.h"
-#include "regions.h"
-#include "safety.h"
+#include "core/engine.h"
+#include "safety/preserve.h"
+#include "core/regions.h"
+#include "run.h"
+#include "safety/safety.h"
+#include "tests/test.h"
 #include "unit.h"
 
 #define MiB (1024ull * 1024)
+
+extern const struct fb_test test_open_au, test_find_fat;
 
 static void defaults(struct fb_opts *o)
 {
@@ -21,67 +25,82 @@ static void defaults(struct fb_opts *o)
 	o->erasesize = 4 * MiB;
 	o->blocksize = 16 * 1024;
 	o->offset = 16 * MiB;
-	o->open_au_nr = 2;
-	o->fat_nr = 6;
+	fb_tests_defaults();	/* --open-au-nr 2, --fat-nr 6 */
+}
+
+/* Set a test's own whole-number option, as the command line would. */
+static void setu(const char *name, unsigned v)
+{
+	*(unsigned *)fb_option_find(name)->var = v;
 }
 
 static void test_lists(void)
 {
 	struct fb_opts o;
-	struct region r[8];
+	struct region *r;
+	uint64_t end;
+	size_t n;
 
 	defaults(&o);
-	CHECK(test_regions(&o, r, 8) == 0);	/* read-only: nothing */
-	o.open_au = true;
-	CHECK(test_regions(&o, r, 8) == 2);
+	CHECK(run_regions(&o, "x", UINT64_MAX, &r, &n) == FB_OK && n == 0 && !r);	/* read-only */
+	fb_test_select(&o, &test_open_au);
+	CHECK(run_regions(&o, "x", UINT64_MAX, &r, &n) == FB_OK && n == 2);
 	CHECK(r[0].off == 16 * MiB && r[0].len == 4 * MiB);
 	CHECK(r[1].off == 64 * MiB && r[1].len == 4 * MiB);	/* 12 erase blocks apart */
-	o.find_fat = true;	/* 0..24M swallows the first open-au block */
-	CHECK(test_regions(&o, r, 8) == 2);
+	free(r);
+	fb_test_select(&o, &test_find_fat);	/* 0..24M swallows the first open-au block */
+	CHECK(run_regions(&o, "x", UINT64_MAX, &r, &n) == FB_OK && n == 2);
 	CHECK(r[0].off == 0 && r[0].len == 24 * MiB);
 	CHECK(r[1].off == 64 * MiB);
 	CHECK(regions_bytes(r, 2) == 28 * MiB && regions_end(r, 2) == 68 * MiB);
-	o.open_au_nr = 20;	/* does not fit: says how many there are */
-	CHECK(test_regions(&o, r, 8) == 21);
-	CHECK(test_regions(&o, NULL, 0) == 21);
-	o.find_fat = false;
+	free(r);
+	setu("open-au-nr", 20);
+	CHECK(test_open_au.regions(&o, UINT64_MAX, NULL, 0, &end) == 20);	/* counts, fills none */
+	CHECK(run_regions(&o, "x", UINT64_MAX, &r, &n) == FB_OK && n == 20);
+	free(r);
 	o.offset_set = true;
 	o.offset = 0;
-	CHECK(regions_find_fat(&o, r, 8) == 1 && r[0].off == 0);
+	CHECK(test_find_fat.regions(&o, UINT64_MAX, r, 0, &end) == 1 && end == 24 * MiB);
 }
 
 static void test_past_end(void)
 {
 	struct fb_opts o;
+	struct region *r, one[1];
 	uint64_t end = 0;
+	size_t n;
 
 	defaults(&o);
-	o.open_au = o.find_fat = true;
-	CHECK(regions_past_end(&o, 68 * MiB, &end) == NULL);
-	CHECK(regions_past_end(&o, 68 * MiB - 1, &end) != NULL && end == 68 * MiB);
-	CHECK_STR(regions_past_end(&o, 68 * MiB - 1, &end), "open-au");
-	o.open_au = false;
-	CHECK_STR(regions_past_end(&o, 16 * MiB, &end), "find-fat");
+	fb_test_select(&o, &test_open_au);
+	fb_test_select(&o, &test_find_fat);
+	CHECK(run_regions(&o, "x", 68 * MiB, &r, &n) == FB_OK && n == 2);
+	free(r);
+	CHECK(run_regions(&o, "x", 68 * MiB - 1, &r, &n) == FB_EUSAGE && n == 0 && !r);
+	test_open_au.regions(&o, 0, NULL, 0, &end);
+	CHECK(end == 68 * MiB);
+	test_find_fat.regions(&o, 0, NULL, 0, &end);
+	CHECK(end == 24 * MiB);
 	/* An offset near 2^64: the end wraps, and must not look small. */
-	o.open_au = true;
 	o.offset = UINT64_MAX - MiB + 1;
-	CHECK(regions_past_end(&o, 68 * MiB, &end) != NULL && end == UINT64_MAX);
+	test_open_au.regions(&o, 0, NULL, 0, &end);
+	CHECK(end == UINT64_MAX);
 	/* 4096 erase blocks of 4096 TiB are 2^64 bytes: the length wraps to 0. */
-	o.open_au = false;
 	o.offset_set = false;
-	o.fat_nr = 4096;
+	setu("fat-nr", 4096);
 	o.erasesize = 1ull << 52;
-	CHECK_STR(regions_past_end(&o, 4096 * MiB, &end), "find-fat");
+	test_find_fat.regions(&o, 0, one, 1, &end);
 	CHECK(end == UINT64_MAX);
+	o.tests = 0;
+	fb_test_select(&o, &test_find_fat);
+	CHECK(run_regions(&o, "x", 4096 * MiB, &r, &n) == FB_EUSAGE);
 	/* Spacing 12 x 2^52 wraps at the 342nd erase block, which would land at 0. */
-	o.find_fat = false;
-	o.open_au = true;
 	o.offset = 0;
-	o.open_au_nr = 1024;
-	CHECK_STR(regions_past_end(&o, UINT64_MAX - 1, &end), "open-au");
+	setu("open-au-nr", 1024);
+	test_open_au.regions(&o, 0, NULL, 0, &end);
 	CHECK(end == UINT64_MAX);
-	o.open_au_nr = 1;
-	CHECK(regions_past_end(&o, 1ull << 52, &end) == NULL && end == 1ull << 52);
+	setu("open-au-nr", 1);
+	test_open_au.regions(&o, 0, NULL, 0, &end);
+	CHECK(end == 1ull << 52);
 }
 
 static void test_merge(void)

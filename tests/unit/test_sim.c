@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sim_model.h"
-#include "sim_spec.h"
-#include "target.h"
+#include "sim/sim_model.h"
+#include "sim/sim_spec.h"
+#include "core/target.h"
 #include "unit.h"
 
 #define K 1024ULL

@@ -7,8 +7,8 @@
  */
 #include <math.h>
 
-#include "sim_model.h"
-#include "sim_spec.h"
+#include "sim/sim_model.h"
+#include "sim/sim_spec.h"
 #include "unit.h"
 
 #define K 1024ull

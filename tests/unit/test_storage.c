@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "opts.h"
-#include "runlock.h"
-#include "safety.h"
-#include "storage.h"
+#include "core/opts.h"
+#include "safety/runlock.h"
+#include "safety/safety.h"
+#include "safety/storage.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/fbstorage.XXXXXX";

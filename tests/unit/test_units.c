@@ -1,6 +1,6 @@
 /* Formatting of sizes, rates and times against flashbench's own output. */
 #include "unit.h"
-#include "units.h"
+#include "core/units.h"
 
 static const char *sz(uint64_t v)
 {

@@ -6,12 +6,14 @@
  */
 #include <stdlib.h>
 
-#include "modules.h"
-#include "report.h"
-#include "saved_output.h"
-#include "target.h"
+#include "tests/align.h"
+#include "core/out.h"
+#include "tests/align.h"
+#include "verdicts/analyze.h"
+#include "verdicts/saved_output.h"
+#include "core/target.h"
 #include "unit.h"
-#include "verdict_align.h"
+#include "verdicts/verdict_align.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)
@@ -153,9 +155,9 @@ static uint64_t live(const char *spec, uint64_t bs, unsigned count, const struct
 	memset(&o, 0, sizeof(o));
 	o.blocksize = bs;
 	o.count = count;
-	r = test_align(&o, t);
+	r = align_run(&o, t);
 	target_close(t);
-	*out = va_last();
+	*out = align_last_verdict();
 	if (r != 0 || !*out)
 		return 1;
 	return (*out)->erase_state == VA_FOUND ? (*out)->erase : 0;
@@ -305,8 +307,8 @@ int main(void)
 	no_pattern_evidence();
 	parsing();
 	/* The verdict lines of the live runs go nowhere. */
-	report_open("/dev/null");
+	out_open("/dev/null", OUT_TEXT);
 	presets();
-	report_close();
+	out_close(0, "done", NULL);
 	UNIT_DONE();
 }

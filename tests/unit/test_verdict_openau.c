@@ -3,9 +3,9 @@
  * the time per write stops shrinking, the rate halves line by line) and
  * inconclusive, the early-stop tracker, and the bracket.
  */
-#include "report.h"
+#include "core/out.h"
 #include "unit.h"
-#include "verdict_openau.h"
+#include "verdicts/verdict_openau.h"
 
 #define MiB (1024.0 * 1024)
 
@@ -30,7 +30,7 @@ int main(void)
 	struct oa_stop *s;
 	double wns;
 
-	report_open("/dev/null");
+	out_open("/dev/null", OUT_TEXT);
 	run(&r, 0.4, 0, 9, true);
 	oa_classify(&r, &res);
 	CHECK(res.c == OA_FAST);
@@ -110,6 +110,6 @@ int main(void)
 	CHECK(b.fast == 4 && b.slow == 5 && !b.contradicts);
 	oa_bracket_add(&b, 6, OA_FAST);
 	CHECK(b.contradicts);
-	report_close();
+	out_close(0, "done", NULL);
 	UNIT_DONE();
 }

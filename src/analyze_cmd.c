@@ -1,0 +1,56 @@
+/*
+ * --analyze as a mode of the command line: refuses a DEVICE or a test,
+ * checks --out against the one rule of what it may land on, reads the
+ * input (text, or JSON through analyze_json.c) and writes the verdicts
+ * through the output layer in the chosen format.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analyze_cmd.h"
+#include "core/out.h"
+#include "safety/safety.h"
+#include "verdicts/analyze.h"
+
+int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct ai_json_source *json)
+{
+	/* The input is what the run reads: --out must not land on it. */
+	struct run_paths p = { .device = strcmp(o->analyze, "-") ? o->analyze : "/dev/stdin",
+			       .out = o->out };
+	struct ai_input *in = NULL;
+	char err[8448];
+	int r, w;
+
+	if (nargs > 0) {
+		fprintf(stderr, "flashbench: --analyze=%s: takes no DEVICE, but got '%s'\n",
+			o->analyze, args[0]);
+		return FB_EUSAGE;
+	}
+	if (o->tests || o->restore) {
+		fprintf(stderr, "flashbench: --analyze=%s: reads saved output and runs no test\n",
+			o->analyze);
+		return FB_EUSAGE;
+	}
+	/* Everything refused before --out is created: one rule for what it may land on. */
+	if ((r = safety_check_run(&p)) != FB_OK)
+		return r;
+	if (ai_open(&in, o->analyze, err, sizeof(err)) != FB_OK) {
+		fprintf(stderr, "flashbench: %s\n", err);
+		return FB_EUSAGE;
+	}
+	if (out_open(o->out, (enum out_format)o->format) < 0) {
+		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
+		ai_close(in);
+		return FB_EUSAGE;
+	}
+	ai_json(in, json);
+	out_run_begin(FB_VERSION, o->argc, o->argv);
+	out_test_begin("analyze");
+	r = analyze_input(in);
+	ai_close(in);
+	/* A result that could not be written was said when it happened. */
+	if ((w = out_close(r, r == FB_OK ? "done" : "failed", NULL)) < 0 && r == FB_OK)
+		r = FB_EDEV;
+	return r;
+}

@@ -1,0 +1,201 @@
+/* The measuring engine: see engine.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/out.h"
+#include "core/engine.h"
+#include "core/opts.h"
+#include "core/regions.h"
+
+volatile sig_atomic_t fb_stop;
+static char last_error[4096 + 256];	/* the path is up to 4 KiB */
+
+static void on_signal(int sig)
+{
+	fb_stop = sig;
+}
+
+void eng_stop_signals(sigset_t *set)
+{
+	static const int sigs[] = {
+		SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+		SIGPROF, SIGIO, SIGXCPU, SIGXFSZ, SIGPWR, SIGSTKFLT,
+	};
+
+	sigemptyset(set);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(set, sigs[i]);
+	for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
+		sigaddset(set, s);
+}
+
+void eng_signals(void)
+{
+	struct sigaction sa;
+	sigset_t set;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART needed: the request in flight completes, then we stop.
+	 * A dropped terminal (HUP), Ctrl-\\ (QUIT), a stray kill -USR1 or an
+	 * alarm must not skip the clean-up either: the readahead to restore,
+	 * the data to put back. */
+	eng_stop_signals(&set);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&set, s) == 1)
+			sigaction(s, &sa, NULL);
+	/* A closed pipe (| head) is an error on the output, not a death. */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void *eng_buffer(struct target *t, size_t len)
+{
+	size_t align = t->mem_align > 4096 ? t->mem_align : 4096;
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	uint64_t *p;
+	void *buf;
+
+	if (posix_memalign(&buf, align, (len + 7) & ~(size_t)7) != 0) {
+		fprintf(stderr, "flashbench: cannot allocate a buffer of %zu bytes\n", len);
+		return NULL;
+	}
+	/* xorshift64: incompressible, and the same bytes on every run. */
+	p = buf;
+	for (size_t i = 0; i < (len + 7) / 8; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		p[i] = x;
+	}
+	return buf;
+}
+
+void eng_buffer_free(void *buf)
+{
+	free(buf);
+}
+
+static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns, bool wr)
+{
+	int r;
+
+	if (fb_stop)
+		return FB_EINTR;
+	if (out_error())
+		return FB_EDEV;	/* the output layer said why */
+	if (wr && !regions_allowed(off, len)) {
+		/* A module wrote where main.c did not announce (or back up). */
+		fprintf(stderr, "flashbench: internal error: write outside the announced region "
+			"at offset %llu, length %zu; nothing written there\n",
+			(unsigned long long)off, len);
+		return FB_EDEV;
+	}
+	r = wr ? target_write(t, buf, len, off, ns) : target_read(t, buf, len, off, ns);
+	if (r < 0) {
+		snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
+			 t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
+		fprintf(stderr, "flashbench: %s\n", last_error);
+		return FB_EDEV;
+	}
+	return FB_OK;
+}
+
+int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	return eng_io(t, buf, len, off, ns, false);
+}
+
+int eng_write(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	return eng_io(t, (void *)buf, len, off, ns, true);
+}
+
+size_t eng_write_buffer_len(uint64_t len)
+{
+	return (size_t)(len < ENG_MAX_REQUEST ? len : ENG_MAX_REQUEST);
+}
+
+int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off, uint64_t *ns)
+{
+	uint64_t done = 0, piece_ns;
+	int r = FB_OK;
+
+	*ns = 0;
+	while (done < len && r == FB_OK) {
+		size_t piece = eng_write_buffer_len(len - done);
+
+		r = eng_write(t, buf, piece, off + done, &piece_ns);
+		*ns += piece_ns;
+		done += piece;
+	}
+	return r;
+}
+
+int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
+		 unsigned count, uint64_t *min_ns)
+{
+	uint64_t best = UINT64_MAX, ns;
+	int r;
+
+	for (unsigned i = 0; i < (count ? count : 1); i++) {
+		r = eng_read(t, buf, len, off, &ns);
+		if (r != FB_OK)
+			return r;
+		if (ns < best)
+			best = ns;
+	}
+	*min_ns = best;
+	return FB_OK;
+}
+
+int eng_check_end(struct target *t, const char *test, uint64_t end)
+{
+	if (end <= t->size)
+		return FB_OK;
+	fprintf(stderr, "flashbench: %s would access up to byte %llu, but %s has only %llu bytes\n",
+		test, (unsigned long long)end, t->path, (unsigned long long)t->size);
+	return FB_EUSAGE;
+}
+
+/* Feedback taps (Galois form) of maximal-length LFSRs, by width. */
+static const uint64_t lfsr_taps[] = {
+	[2] = 0x3, [3] = 0x6, [4] = 0xc, [5] = 0x14, [6] = 0x30, [7] = 0x60,
+	[8] = 0xb8, [9] = 0x110, [10] = 0x240, [11] = 0x500, [12] = 0x829,
+	[13] = 0x100d, [14] = 0x2015, [15] = 0x6000, [16] = 0xd008,
+	[17] = 0x12000, [18] = 0x20400, [19] = 0x40023, [20] = 0x90000,
+	[21] = 0x140000, [22] = 0x300000, [23] = 0x420000, [24] = 0xe10000,
+	[25] = 0x1200000, [26] = 0x2000023, [27] = 0x4000013, [28] = 0x9000000,
+	[29] = 0x14000000, [30] = 0x20000029, [31] = 0x48000000, [32] = 0x80200003,
+};
+
+void lfsr_init(struct lfsr *l, uint64_t n)
+{
+	unsigned w = 2;
+
+	while (w < 32 && (1ull << w) - 1 < n)
+		w++;
+	l->n = n;
+	l->state = 1;
+	l->taps = lfsr_taps[w];
+	l->mask = (1ull << w) - 1;
+}
+
+/* Next index in 0..n-1; the sequence repeats after n calls. */
+uint64_t lfsr_next(struct lfsr *l)
+{
+	uint64_t v;
+
+	do {
+		v = l->state;
+		l->state = (l->state & 1) ? (l->state >> 1) ^ l->taps : l->state >> 1;
+	} while (v - 1 >= l->n);
+	return v - 1;
+}
+
+const char *eng_last_error(void)
+{
+	return last_error[0] ? last_error : NULL;
+}

@@ -1,0 +1,297 @@
+/* The output layer: see out.h. The renderers live in out_text.c,
+ * out_json.c and out_csv.c; this file holds the state and the dispatch. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "core/out_impl.h"
+#include "core/progress.h"
+
+static struct out_state st = { .r = &out_text_renderer };
+static int first_error;
+static const char *out_name;		/* --out, NULL for standard output */
+static const char *stop_reason;		/* the test stopped early, and why */
+
+/* Verdict and note lines are at most this long (longer ones are cut). */
+#define OUT_LINE 8192
+
+static FILE *out_file(void)
+{
+	return st.f ? st.f : stdout;
+}
+
+int out_parse_format(const char *s, enum out_format *fmt)
+{
+	if (strcmp(s, "text") == 0)
+		*fmt = OUT_TEXT;
+	else if (strcmp(s, "json") == 0)
+		*fmt = OUT_JSON;
+	else if (strcmp(s, "csv") == 0)
+		*fmt = OUT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+int out_open(const char *path, enum out_format fmt)
+{
+	static const struct out_renderer *const r[] = {
+		[OUT_TEXT] = &out_text_renderer,
+		[OUT_JSON] = &out_json_renderer,
+		[OUT_CSV] = &out_csv_renderer,
+	};
+	FILE *f = stdout;
+
+	if ((unsigned)fmt > OUT_CSV)
+		return -EINVAL;
+	if (path && !(f = fopen(path, "w")))
+		return -errno;
+	memset(&st, 0, sizeof(st));
+	st.f = f;
+	st.r = r[fmt];
+	first_error = 0;
+	out_name = path;
+	return 0;
+}
+
+int out_fileno(void)
+{
+	return fileno(out_file());
+}
+
+enum out_format out_format(void)
+{
+	if (st.r == &out_json_renderer)
+		return OUT_JSON;
+	return st.r == &out_csv_renderer ? OUT_CSV : OUT_TEXT;
+}
+
+/* The first error, said once, with the real errno. */
+static void out_failed(int e, const char *then)
+{
+	if (first_error)
+		return;
+	first_error = e ? e : EIO;
+	if (out_name)
+		fprintf(stderr, "flashbench: --out=%s: cannot write the results: %s%s\n", out_name,
+			strerror(first_error), then);
+	else
+		fprintf(stderr, "flashbench: standard output: cannot write the results: %s%s\n",
+			strerror(first_error), then);
+}
+
+/*
+ * After every record: a result that cannot be written (a full disk, a
+ * closed pipe) stops the test at its next request (out_error()), with
+ * the real error -- a write test must not go on writing the device for
+ * results nobody will see.
+ */
+static void out_flush(void)
+{
+	FILE *f = out_file();
+
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f)) {
+		out_failed(errno, "; stopping the test");
+		clearerr(f);
+	}
+}
+
+int out_error(void)
+{
+	return first_error;
+}
+
+void out_run_begin(const char *version, int argc, char *const *argv)
+{
+	st.f = out_file();
+	st.run_begun = true;
+	st.r->run_begin(&st, version, argc, argv);
+	out_flush();
+}
+
+void out_device(const char *path, const char *kind, uint64_t size, uint32_t sector)
+{
+	st.r->device(&st, path, kind, size, sector);
+}
+
+void out_param_u64(const char *name, uint64_t v)
+{
+	union out_val x = { .u = v };
+
+	st.r->param(&st, name, OT_COUNT, &x);
+}
+
+void out_param_str(const char *name, const char *v)
+{
+	union out_val x = { .s = v };
+
+	st.r->param(&st, name, OT_TEXT, &x);
+}
+
+void out_param_bool(const char *name, bool v)
+{
+	union out_val x = { .b = v };
+
+	st.r->param(&st, name, OT_BOOL, &x);
+}
+
+void out_param_real(const char *name, double v)
+{
+	union out_val x = { .d = v };
+
+	st.r->param(&st, name, OT_REAL, &x);
+}
+
+/* A record outside out_test_begin/end (a note of main's): its own test. */
+static void out_need_test(void)
+{
+	if (!st.run_begun) {
+		st.f = out_file();
+		st.run_begun = true;
+		st.r->run_begin(&st, NULL, 0, NULL);
+	}
+	if (!st.test)
+		out_test_begin("run");
+}
+
+void out_test_begin(const char *test)
+{
+	if (!st.run_begun)
+		out_run_begin(NULL, 0, NULL);
+	if (st.test)
+		out_test_end("done", NULL);
+	st.test = test;
+	st.table = NULL;
+	st.records = 0;
+	stop_reason = NULL;
+	st.r->test_begin(&st, test);
+	st.tests++;
+}
+
+void out_row(const struct out_table *t, const union out_val *v)
+{
+	progress_clear();
+	out_need_test();
+	st.r->row(&st, t, v);
+	st.table = t;
+	st.records++;
+	out_flush();
+}
+
+void out_verdict(const struct out_verdict *v, const char *fmt, ...)
+{
+	char text[OUT_LINE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	progress_clear();
+	out_need_test();
+	st.r->verdict(&st, v, text);
+	st.records++;
+	out_flush();
+}
+
+void out_note(const char *fmt, ...)
+{
+	char text[OUT_LINE];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	progress_clear();
+	out_need_test();
+	st.r->note(&st, text);
+	st.records++;
+	out_flush();
+}
+
+void out_test_stopped(const char *reason)
+{
+	stop_reason = reason;
+}
+
+void out_test_end(const char *status, const char *reason)
+{
+	if (!st.test)
+		return;
+	if (stop_reason && strcmp(status, "done") == 0) {
+		status = "stopped";
+		reason = stop_reason;
+	}
+	st.r->test_end(&st, status, reason);
+	st.test = NULL;
+	out_flush();
+}
+
+int out_close(int exit_status, const char *status, const char *reason)
+{
+	FILE *f = out_file();
+	int e;
+
+	progress_end();
+	if (st.test)
+		out_test_end(status, reason);
+	if (st.run_begun)
+		st.r->run_end(&st, exit_status, status, reason);
+	out_flush();
+	errno = 0;
+	if (f != stdout && fclose(f) != 0)
+		out_failed(errno, "");
+	e = first_error;
+	out_name = NULL;
+	memset(&st, 0, sizeof(st));
+	st.r = &out_text_renderer;
+	return e ? -e : 0;
+}
+
+void out_put_number(FILE *f, enum out_type type, const union out_val *v)
+{
+	switch (type) {
+	case OT_BYTES:
+	case OT_COUNT:
+		fprintf(f, "%" PRIu64, v->u);
+		break;
+	case OT_BOOL:
+		fputs(v->b ? "true" : "false", f);
+		break;
+	case OT_TEXT:
+		fputs(v->s ? v->s : "", f);
+		break;
+	default:
+		/* Enough digits to give back the double; no exponent for plain values. */
+		if (isfinite(v->d))
+			fprintf(f, "%.15g", v->d);
+		break;
+	}
+}
+
+void out_text_default(char *line, size_t len, const struct out_table *t, const union out_val *v)
+{
+	FILE *m = fmemopen(line, len, "w");
+
+	if (!m) {
+		snprintf(line, len, "(out of memory)");
+		return;
+	}
+	for (size_t i = 0; i < t->nfields; i++) {
+		if (i)
+			fputc('\t', m);
+		if (t->fields[i].type == OT_BPS_LIST || t->fields[i].type == OT_REAL_LIST) {
+			for (size_t j = 0; j < v[i].list.n; j++) {
+				union out_val e = { .d = v[i].list.v[j] };
+
+				fputs(j ? "\t" : "", m);
+				out_put_number(m, OT_REAL, &e);
+			}
+		} else {
+			out_put_number(m, t->fields[i].type, &v[i]);
+		}
+	}
+	fclose(m);
+}

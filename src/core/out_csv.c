@@ -1,0 +1,150 @@
+/*
+ * The CSV renderer: one table per test, each a header line of field
+ * names (a list field becomes NAME_1 ... NAME_n) and one line per row,
+ * tables separated by an empty line. Everything that is not a row --
+ * the command, the device, verdicts, notes, the status -- is a comment
+ * line starting with '#', which gnuplot, R and pandas (comment='#') skip.
+ */
+#include <string.h>
+
+#include "core/out_impl.h"
+
+static void csv_run_begin(struct out_state *s, const char *version, int argc, char *const *argv)
+{
+	fprintf(s->f, "# flashbench %s:", version ? version : "");
+	for (int i = 0; i < argc; i++)
+		fprintf(s->f, " %s", argv[i]);
+	fputc('\n', s->f);
+}
+
+static void csv_device(struct out_state *s, const char *path, const char *kind, uint64_t size,
+		       uint32_t sector)
+{
+	fprintf(s->f, "# device: %s (%s), %llu bytes, sector %u\n", path, kind,
+		(unsigned long long)size, sector);
+}
+
+static void csv_param(struct out_state *s, const char *name, enum out_type type,
+		      const union out_val *v)
+{
+	fprintf(s->f, "# parameter %s=", name);
+	out_put_number(s->f, type, v);
+	fputc('\n', s->f);
+}
+
+static void csv_test_begin(struct out_state *s, const char *test)
+{
+	(void)s, (void)test;
+}
+
+/* A text cell, quoted when it holds a comma, a quote or a line break. */
+static void csv_text(FILE *f, const char *t)
+{
+	if (!t)
+		t = "";
+	if (!strpbrk(t, ",\"\n\r")) {
+		fputs(t, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *t; t++) {
+		if (*t == '"')
+			fputc('"', f);
+		fputc(*t, f);
+	}
+	fputc('"', f);
+}
+
+static bool is_list(enum out_type type)
+{
+	return type == OT_BPS_LIST || type == OT_REAL_LIST;
+}
+
+static void csv_header(struct out_state *s, const struct out_table *t, const union out_val *v)
+{
+	fprintf(s->f, "%s# table: %s\n", s->tables ? "\n" : "", t->name);
+	for (size_t i = 0; i < t->nfields; i++) {
+		if (i)
+			fputc(',', s->f);
+		if (!is_list(t->fields[i].type)) {
+			fputs(t->fields[i].name, s->f);
+			continue;
+		}
+		for (size_t j = 0; j < v[i].list.n; j++)
+			fprintf(s->f, "%s%s_%zu", j ? "," : "", t->fields[i].name, j + 1);
+	}
+	fputc('\n', s->f);
+	s->tables++;
+}
+
+static void csv_row(struct out_state *s, const struct out_table *t, const union out_val *v)
+{
+	if (s->table != t)
+		csv_header(s, t, v);
+	for (size_t i = 0; i < t->nfields; i++) {
+		if (i)
+			fputc(',', s->f);
+		if (t->fields[i].type == OT_TEXT) {
+			csv_text(s->f, v[i].s);
+		} else if (is_list(t->fields[i].type)) {
+			for (size_t j = 0; j < v[i].list.n; j++) {
+				union out_val e = { .d = v[i].list.v[j] };
+
+				fputs(j ? "," : "", s->f);
+				out_put_number(s->f, OT_REAL, &e);
+			}
+		} else {
+			out_put_number(s->f, t->fields[i].type, &v[i]);
+		}
+	}
+	fputc('\n', s->f);
+}
+
+/* A comment line never breaks: a line break in the text starts a new comment. */
+static void csv_comment(FILE *f, const char *prefix, const char *text)
+{
+	fprintf(f, "# %s", prefix);
+	for (; *text; text++) {
+		fputc(*text, f);
+		if (*text == '\n' && text[1])
+			fputs("# ", f);
+	}
+	fputc('\n', f);
+}
+
+static void csv_verdict(struct out_state *s, const struct out_verdict *v, const char *text)
+{
+	char prefix[64];
+
+	snprintf(prefix, sizeof(prefix), "%s: ", v && v->label ? v->label : "verdict");
+	csv_comment(s->f, prefix, text);
+}
+
+static void csv_note(struct out_state *s, const char *text)
+{
+	csv_comment(s->f, "", text);
+}
+
+static void csv_test_end(struct out_state *s, const char *status, const char *reason)
+{
+	(void)s, (void)status, (void)reason;
+}
+
+static void csv_run_end(struct out_state *s, int exit_status, const char *status,
+			const char *reason)
+{
+	fprintf(s->f, "# status: %s%s%s, exit status %d\n", status ? status : "done",
+		reason ? ": " : "", reason ? reason : "", exit_status);
+}
+
+const struct out_renderer out_csv_renderer = {
+	.run_begin = csv_run_begin,
+	.device = csv_device,
+	.param = csv_param,
+	.test_begin = csv_test_begin,
+	.row = csv_row,
+	.verdict = csv_verdict,
+	.note = csv_note,
+	.test_end = csv_test_end,
+	.run_end = csv_run_end,
+};

@@ -1,0 +1,247 @@
+/*
+ * The simulated card as a target: glue between the target interface and
+ * the model in sim_model.c. Times come from the model's virtual clock,
+ * never from a real one. Data lives in an optional backing image
+ * (image=PATH); without one, reads return a deterministic pattern and
+ * writes only change the model's state. Opening never creates or grows
+ * the image: a write test creates a missing one at its first write, once
+ * every check has passed, and writes extend it as far as they reach
+ * (what lies past its end reads as zeros).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/fullio.h"
+#include "sim/sim_model.h"
+#include "sim/sim_spec.h"
+#include "core/target.h"
+#include "core/units.h"
+
+#define SIM_SECTOR 512
+
+struct sim_priv {
+	struct sim_card card;
+	int img;		/* backing image, -1 for none (or not created yet) */
+	char create[PATH_MAX];	/* the image a write test creates at its first write */
+};
+
+static int create_image(struct sim_priv *sp);
+
+static struct sim_priv *priv(struct target *t)
+{
+	return t->priv;
+}
+
+/* The checks a real device would make: aligned and inside the card. */
+static int check_range(const struct target *t, size_t len, uint64_t off)
+{
+	if (off % SIM_SECTOR != 0 || len % SIM_SECTOR != 0)
+		return -EINVAL;
+	if (off > t->size || len > t->size - off)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The data a card without an image returns: every 8-byte word is a hash
+ * of its own offset, so a misplaced read shows, and the same offset
+ * always reads the same.
+ */
+static void fill_pattern(unsigned char *buf, size_t len, uint64_t off)
+{
+	for (size_t i = 0; i < len; i += 8) {
+		uint64_t z = off + i;
+
+		z = (z ^ (z >> 33)) * 0xff51afd7ed558ccdULL;
+		z = (z ^ (z >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+		z ^= z >> 33;
+		memcpy(buf + i, &z, len - i < 8 ? len - i : 8);
+	}
+}
+
+/* Read from the backing image; what lies past its end was never written. */
+static int image_read(int fd, unsigned char *buf, size_t len, uint64_t off)
+{
+	ssize_t n = full_pread(fd, buf, len, off);
+
+	if (n < 0)
+		return (int)n;
+	memset(buf + n, 0, len - (size_t)n);
+	return 0;
+}
+
+static int sim_read_op(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	struct sim_priv *sp = priv(t);
+	int r = check_range(t, len, off);
+
+	if (r < 0)
+		return r;
+	if (sim_fails(&sp->card, off, len, false))
+		return -EIO;
+	if (sp->img >= 0)
+		r = image_read(sp->img, buf, len, off);
+	else if (sp->create[0])
+		memset(buf, 0, len);	/* an image to be created: all zeros */
+	else
+		fill_pattern(buf, len, off);
+	if (r < 0)
+		return r;
+	*ns = sim_read(&sp->card, off, len);
+	return 0;
+}
+
+static int sim_write_op(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	struct sim_priv *sp = priv(t);
+	int r = check_range(t, len, off);
+
+	if (r < 0)
+		return r;
+	if (!t->writable)
+		return -EBADF;
+	if (sim_fails(&sp->card, off, len, true))
+		return -EIO;
+	if (sp->img < 0 && sp->create[0] && (r = create_image(sp)) < 0)
+		return r;
+	if (sp->img >= 0 && (r = full_pwrite(sp->img, buf, len, off)) < 0)
+		return r;
+	*ns = sim_write(&sp->card, off, len);
+	return 0;
+}
+
+static void sim_idle_op(struct target *t, uint64_t ns)
+{
+	sim_idle(&priv(t)->card, ns);
+}
+
+static void sim_stats_op(struct target *t, FILE *f)
+{
+	const struct sim_card *c = &priv(t)->card;
+	char r[FB_FMT_LEN], w[FB_FMT_LEN], cp[FB_FMT_LEN], tm[FB_FMT_LEN];
+
+	fprintf(f, "sim: read %s, wrote %s, %llu garbage collections, %llu erases\n",
+		fmt_size(r, sizeof(r), c->n.bytes_read),
+		fmt_size(w, sizeof(w), c->n.bytes_written),
+		(unsigned long long)c->n.gcs, (unsigned long long)c->n.erases);
+	fprintf(f, "sim: copied %s in garbage collections, %s through the write cache, "
+		"%u AUs open, virtual time %s\n",
+		fmt_size(cp, sizeof(cp), c->n.bytes_copied),
+		fmt_size(r, sizeof(r), c->n.cached), c->nopen,
+		fmt_time(tm, sizeof(tm), (double)c->now_ns));
+}
+
+static void sim_close_op(struct target *t)
+{
+	struct sim_priv *sp = priv(t);
+
+	if (sp->img >= 0)
+		close(sp->img);
+	sim_card_free(&sp->card);
+	free(sp);
+	free(t);
+}
+
+static const struct target_ops sim_ops = {
+	.kind = "simulated card",
+	.read = sim_read_op,
+	.write = sim_write_op,
+	.idle = sim_idle_op,
+	.stats = sim_stats_op,
+	.close = sim_close_op,
+};
+
+/*
+ * The missing image, at the first write: created (never over one that
+ * appeared in the meantime) and locked against other runs at once, as
+ * safety.c locks an image that exists (see runlock.h).
+ */
+static int create_image(struct sim_priv *sp)
+{
+	struct flock l = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = open(sp->create, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	if (fcntl(fd, F_OFD_SETLK, &l) < 0 && (errno == EAGAIN || errno == EACCES)) {
+		close(fd);
+		return -EBUSY;
+	}
+	sp->img = fd;
+	sp->create[0] = '\0';
+	return 0;
+}
+
+/*
+ * Open the backing image as it is. A missing one is created by the first
+ * write of a write test (*fd stays -1), never by a read test, for which it
+ * is a typo. Anything but a regular file or block device is refused:
+ * a FIFO would hang the run.
+ */
+static int open_image(const char *path, int flags, int *fd, char *err, size_t errlen)
+{
+	struct stat st;
+	int e;
+
+	*fd = open(path, (flags & TGT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0 && errno == ENOENT && (flags & TGT_WRITE))
+		return 0;
+	if (*fd >= 0 && fstat(*fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "sim: image '%s': not a regular file or block device", path);
+		close(*fd);
+		*fd = -1;
+		return -EINVAL;
+	}
+	if (*fd >= 0 && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) == 0)
+		return 0;
+	e = errno;
+	snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	return -e;
+}
+
+int target_sim_open(const char *spec, int flags, struct target **out, char *err, size_t errlen)
+{
+	struct sim_spec s;
+	struct target *t;
+	struct sim_priv *sp;
+	int fd = -1, r;
+
+	*out = NULL;
+	if (sim_spec_parse(spec, &s, err, errlen) < 0)
+		return -EINVAL;
+	if (s.image[0] && (r = open_image(s.image, flags, &fd, err, errlen)) < 0)
+		return r;
+	t = calloc(1, sizeof(*t));
+	sp = calloc(1, sizeof(*sp));
+	if (!t || !sp) {
+		free(t);
+		free(sp);
+		if (fd >= 0)
+			close(fd);
+		snprintf(err, errlen, "sim: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	sim_card_init(&sp->card, &s.p);
+	sp->img = fd;
+	if (s.image[0] && fd < 0)
+		snprintf(sp->create, sizeof(sp->create), "%s", s.image);
+	t->ops = &sim_ops;
+	snprintf(t->path, sizeof(t->path), "sim:%s", spec ? spec : "");
+	t->fd = -1;
+	t->size = s.p.size;
+	t->sector = SIM_SECTOR;
+	t->mem_align = SIM_SECTOR;
+	t->sim = true;
+	t->writable = (flags & TGT_WRITE) != 0;
+	t->priv = sp;
+	*out = t;
+	return 0;
+}

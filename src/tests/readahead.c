@@ -1,0 +1,633 @@
+/*
+ * --readahead: the sweep people ran by hand with blockdev --setra and dd.
+ * For each size from --min-size to --max-size (doubling) read the same
+ * range --runs times and print MB/s and %CPU per run, with "==>" in front
+ * of the smallest size within --plateau percent of the best.
+ *
+ * Direct (default): O_DIRECT requests of exactly that size through the
+ * engine, so it works on sim: too. --buffered: the kernel's readahead is
+ * set to that size (BLKRASET on the disk), the range is dropped from the
+ * page cache, and it is read with buffered reads of --min-size (at most
+ * 1 MiB: see readahead.h) so that the window alone sizes the I/O; the
+ * original readahead is put back on every way out, SIGINT/SIGTERM too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <linux/fs.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+#include "tests/readahead.h"
+#include "tests/test.h"
+#include "core/units.h"
+
+struct ra_opts ra_opts;
+
+struct ra_sweep {
+	const struct fb_opts *o;
+	struct target *t;
+	unsigned runs;			/* --runs, or RA_DEFAULT_RUNS */
+	uint64_t off, bytes;		/* the range every run reads */
+	size_t rd;			/* --buffered: request size of the reads */
+	uint64_t size[RA_MAX_SIZES];
+	size_t n;			/* sizes in the sweep */
+	size_t rows;			/* rows with every run measured */
+	unsigned part;			/* runs measured of row 'rows' */
+	double rate[RA_MAX_SIZES][RA_MAX_RUNS];	/* bytes/s */
+	double cpu[RA_MAX_SIZES][RA_MAX_RUNS];	/* percent */
+	void *buf;
+	/* --buffered: the disk whose readahead is swept */
+	char dev[PATH_MAX];
+	int ra_fd;
+	bool own_fd;
+	long ra_orig;			/* 512-byte sectors, as BLKRAGET says */
+};
+
+size_t ra_plateau(const double *rate, size_t n, double pct)
+{
+	double best = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (rate[i] > best)
+			best = rate[i];
+	for (size_t i = 0; i < n; i++)
+		if (rate[i] >= best * (1 - pct / 100))
+			return i;
+	return 0;
+}
+
+uint64_t ra_run_bytes(uint64_t avail, uint64_t max_size, uint64_t want)
+{
+	uint64_t b = want;
+
+	if (!b) {
+		b = avail / 4 < RA_DEFAULT_BYTES ? avail / 4 : RA_DEFAULT_BYTES;
+		if (b < max_size)
+			b = max_size;
+	}
+	b -= b % max_size;
+	return b <= avail ? b : 0;
+}
+
+static bool pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+int ra_check_opts(const struct fb_opts *o, char *err, size_t len)
+{
+	if (!pow2(ra_opts.min_size) || !pow2(ra_opts.max_size)) {
+		bool min = !pow2(ra_opts.min_size);
+		snprintf(err, len, "--%s-size %llu is not a power of two times the sector size",
+			 min ? "min" : "max", (unsigned long long)(min ? ra_opts.min_size : ra_opts.max_size));
+		return -1;
+	}
+	if (ra_opts.min_size > ra_opts.max_size) {
+		snprintf(err, len, "--min-size %llu is larger than --max-size %llu",
+			 (unsigned long long)ra_opts.min_size, (unsigned long long)ra_opts.max_size);
+		return -1;
+	}
+	if (o->size && o->size < ra_opts.max_size) {
+		snprintf(err, len, "--size %llu is smaller than --max-size %llu: every size must "
+			 "be read at least once", (unsigned long long)o->size,
+			 (unsigned long long)ra_opts.max_size);
+		return -1;
+	}
+	return 0;
+}
+
+int ra_check_target(const struct fb_opts *o, const struct target *t, char *err, size_t len)
+{
+	(void)o;	/* its own options are in ra_opts */
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (ra_opts.min_size < t->sector) {
+		snprintf(err, len, "--min-size %llu is not a power of two times the %u-byte sector of %s",
+			 (unsigned long long)ra_opts.min_size, t->sector, t->path);
+		return -1;
+	}
+	if (ra_opts.buffered && t->sim) {
+		snprintf(err, len, "--buffered: %s is simulated and has no kernel readahead; "
+			 "drop --buffered to sweep its request sizes", t->path);
+		return -1;
+	}
+	if (ra_opts.buffered && page > 0 && ra_opts.min_size < (uint64_t)page) {
+		snprintf(err, len, "--min-size %llu: with --buffered the kernel's readahead counts "
+			 "whole %ld-byte pages", (unsigned long long)ra_opts.min_size, page);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read the line "KEY=value" of a sysfs uevent file into val. */
+static int uevent_get(const char *dir, const char *key, char *val, size_t len)
+{
+	char path[PATH_MAX + 16], line[512];
+	size_t klen = strlen(key);
+	int r = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/uevent", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, key, klen) == 0 && line[klen] == '=') {
+			size_t n = strcspn(line + klen + 1, "\n");
+
+			r = n < len ? 0 : -ENAMETOOLONG;
+			if (r == 0) {
+				memcpy(val, line + klen + 1, n);
+				val[n] = '\0';
+			}
+			break;
+		}
+	}
+	fclose(f);
+	return r;
+}
+
+int ra_disk_node(dev_t dev, char *node, size_t len, char *err, size_t errlen)
+{
+	char sys[64], real[PATH_MAX], part[PATH_MAX + 16], name[256];
+	struct stat st;
+	int r;
+
+	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
+	if (!realpath(sys, real)) {
+		snprintf(err, errlen, "device %u:%u is not a block device (no %s): tmpfs, "
+			 "overlay, btrfs and network file systems have none whose readahead "
+			 "could be set", major(dev), minor(dev), sys);
+		return -ENODEV;
+	}
+	snprintf(part, sizeof(part), "%s/partition", real);
+	if (access(part, F_OK) == 0)
+		*strrchr(real, '/') = '\0';	/* the disk owns the readahead */
+	r = uevent_get(real, "DEVNAME", name, sizeof(name));
+	if (r < 0) {
+		snprintf(err, errlen, "%s/uevent: no DEVNAME: %s", real, strerror(-r));
+		return r;
+	}
+	snprintf(node, len, "/dev/%s", name);
+	if (stat(node, &st) < 0 || !S_ISBLK(st.st_mode)) {
+		snprintf(err, errlen, "%s (device of %s) is not a block device node", node, real);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+/* Message for a refused readahead change or device open. */
+static void ra_perm_error(const char *what, const char *dev, int e)
+{
+	if ((e == EACCES || e == EPERM) && geteuid() != 0)
+		fprintf(stderr, "flashbench: --buffered: %s %s needs root (CAP_SYS_ADMIN): %s\n",
+			what, dev, strerror(e));
+	else
+		fprintf(stderr, "flashbench: --buffered: %s %s: %s\n", what, dev, strerror(e));
+}
+
+/* Find the disk, remember its readahead, and prove we may change it. */
+static int ra_prepare(struct ra_sweep *s)
+{
+	char err[PATH_MAX + 256];
+	struct target *t = s->t;
+
+	s->ra_fd = t->fd;
+	snprintf(s->dev, sizeof(s->dev), "%s", t->path);
+	if (!t->blockdev) {
+		if (ra_disk_node(t->st_dev, s->dev, sizeof(s->dev), err, sizeof(err)) < 0) {
+			fprintf(stderr, "flashbench: --buffered: cannot find the disk holding %s: %s\n",
+				t->path, err);
+			return FB_EDEV;
+		}
+		s->ra_fd = open(s->dev, O_RDONLY | O_CLOEXEC);
+		if (s->ra_fd < 0) {
+			ra_perm_error("opening", s->dev, errno);
+			return FB_EDEV;
+		}
+		s->own_fd = true;
+	}
+	if (ioctl(s->ra_fd, BLKRAGET, &s->ra_orig) < 0) {
+		ra_perm_error("reading the readahead of", s->dev, errno);
+		return FB_EDEV;
+	}
+	/* Setting the value it already has changes nothing, but fails early
+	 * without CAP_SYS_ADMIN: before the first read, not after. */
+	if (ioctl(s->ra_fd, BLKRASET, (unsigned long)s->ra_orig) < 0) {
+		ra_perm_error("changing the readahead of", s->dev, errno);
+		return FB_EDEV;
+	}
+	/* Every way out puts it back, but SIGKILL or a power cut cannot: say how, first. */
+	fprintf(stderr, "flashbench: --buffered: the readahead of %s is %ld sectors; should this "
+		"run be killed, put it back with: blockdev --setra %ld %s\n", s->dev, s->ra_orig,
+		s->ra_orig, s->dev);
+	return FB_OK;
+}
+
+/* Put the readahead back and check that it took; FB_EDEV if it did not. */
+static int ra_restore(struct ra_sweep *s)
+{
+	long now = -1;
+
+	if (ioctl(s->ra_fd, BLKRASET, (unsigned long)s->ra_orig) < 0 ||
+	    ioctl(s->ra_fd, BLKRAGET, &now) < 0 || now != s->ra_orig) {
+		fprintf(stderr, "flashbench: could not restore the readahead of %s to %ld sectors "
+			"(now %ld): %s; run: blockdev --setra %ld %s\n", s->dev, s->ra_orig, now,
+			strerror(errno), s->ra_orig, s->dev);
+		return FB_EDEV;
+	}
+	return FB_OK;
+}
+
+static int ra_set(struct ra_sweep *s, uint64_t bytes)
+{
+	if (ioctl(s->ra_fd, BLKRASET, (unsigned long)(bytes / 512)) < 0) {
+		fprintf(stderr, "flashbench: --buffered: setting the readahead of %s to %llu: %s\n",
+			s->dev, (unsigned long long)bytes, strerror(errno));
+		return FB_EDEV;
+	}
+	return FB_OK;
+}
+
+/* One run of direct reads of 'size'; the time is the engine's. */
+static int ra_run_direct(struct ra_sweep *s, uint64_t size, uint64_t *ns)
+{
+	uint64_t sum = 0, one;
+	int r;
+
+	for (uint64_t p = 0; p < s->bytes; p += size) {
+		r = eng_read(s->t, s->buf, size, s->off + p, &one);
+		if (r != FB_OK)
+			return r;
+		sum += one;
+	}
+	*ns = sum;
+	return FB_OK;
+}
+
+/* Read [off, off + bytes) through fd in requests of s->rd bytes. */
+static int ra_read_range(struct ra_sweep *s, int fd)
+{
+	uint64_t p = 0;
+
+	while (p < s->bytes) {
+		size_t len = s->bytes - p < s->rd ? s->bytes - p : s->rd;
+		ssize_t n;
+
+		if (fb_stop)
+			return FB_EINTR;
+		n = pread(fd, s->buf, len, (off_t)(s->off + p));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "flashbench: read at offset %llu, length %zu: %s\n",
+				(unsigned long long)(s->off + p), len, n < 0 ? strerror(errno)
+				: "unexpected end of file");
+			return FB_EDEV;
+		}
+		p += (uint64_t)n;
+	}
+	return FB_OK;
+}
+
+/* One run through the page cache with the readahead already set. */
+static int ra_run_buffered(struct ra_sweep *s, uint64_t *ns)
+{
+	/* A file takes its readahead window from the disk when it is opened,
+	 * so open it anew after each BLKRASET. */
+	int fd = open(s->t->path, O_RDONLY | O_CLOEXEC);
+	uint64_t t0;
+	int r, e;
+
+	if (fd < 0) {
+		fprintf(stderr, "flashbench: %s: %s\n", s->t->path, strerror(errno));
+		return FB_EDEV;
+	}
+	e = posix_fadvise(fd, (off_t)s->off, (off_t)s->bytes, POSIX_FADV_DONTNEED);
+	if (e) {
+		fprintf(stderr, "flashbench: %s: cannot drop the cached pages: %s\n",
+			s->t->path, strerror(e));
+		close(fd);
+		return FB_EDEV;
+	}
+	t0 = clock_now_ns();
+	r = ra_read_range(s, fd);
+	*ns = clock_now_ns() - t0;
+	close(fd);
+	return r;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ull +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ull;
+}
+
+/* Measure run j of row i: rate and %CPU (user + system over wall time). */
+static int ra_cell(struct ra_sweep *s, size_t i, unsigned j)
+{
+	uint64_t wall0 = clock_now_ns(), cpu0 = cpu_ns(), ns = 0, wall;
+	int r;
+
+	if (ra_opts.buffered)
+		r = ra_run_buffered(s, &ns);
+	else
+		r = ra_run_direct(s, s->size[i], &ns);
+	if (r != FB_OK)
+		return r;
+	wall = clock_now_ns() - wall0;
+	s->rate[i][j] = ns ? (double)s->bytes * 1e9 / (double)ns : 0;
+	/* On sim: the time is virtual, so CPU over it would mean nothing. */
+	s->cpu[i][j] = s->t->sim || !wall ? -1 : 100.0 * (double)(cpu_ns() - cpu0) / (double)wall;
+	return FB_OK;
+}
+
+static void ra_progress(const struct ra_sweep *s, size_t i)
+{
+	char sz[FB_FMT_LEN];
+
+	if (!s->o->verbose && !isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "readahead: %s:", fmt_size(sz, sizeof(sz), s->size[i]));
+	for (unsigned j = 0; j < s->runs; j++)
+		fprintf(stderr, " %.1f", s->rate[i][j] / 1e6);
+	fprintf(stderr, " MB/s\n");
+}
+
+static int ra_sweep_all(struct ra_sweep *s)
+{
+	int r;
+
+	for (size_t i = 0; i < s->n; i++) {
+		if (ra_opts.buffered && (r = ra_set(s, s->size[i])) != FB_OK)
+			return r;
+		for (s->part = 0; s->part < s->runs; s->part++)
+			if ((r = ra_cell(s, i, s->part)) != FB_OK)
+				return r;
+		s->rows++;
+		s->part = 0;
+		ra_progress(s, i);
+	}
+	return FB_OK;
+}
+
+static const char *ordinal(char *buf, size_t len, unsigned n)
+{
+	const char *suf = "th";
+
+	if (n % 100 < 11 || n % 100 > 13)
+		suf = n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+	snprintf(buf, len, "%u%s", n, suf);
+	return buf;
+}
+
+static void ra_describe(const struct ra_sweep *s)
+{
+	char b[FB_FMT_LEN], o[FB_FMT_LEN], rd[FB_FMT_LEN];
+
+	fmt_size(b, sizeof(b), s->bytes);
+	fmt_size(rd, sizeof(rd), s->rd);
+	fmt_size(o, sizeof(o), s->off);
+	if (ra_opts.buffered)
+		out_note("readahead: buffered %s reads of %s from offset %s of %s, readahead "
+			 "of %s set to each size, page cache dropped before each run",
+			 rd, b, o, s->t->path, s->dev);
+	else
+		out_note("readahead: O_DIRECT reads of each size, %s from offset %s of %s%s",
+			 b, o, s->t->path, s->t->sim ? " (virtual time: no %CPU)" : "");
+}
+
+/* "      size   1st MB/s   2nd MB/s   1st %CPU   2nd %CPU": one column per run. */
+static void ra_header(char *line, size_t len, const union out_val *first)
+{
+	char ord[16], col[32];
+	size_t runs = first[2].list.n;
+	int k = snprintf(line, len, "    %6s", "size");
+
+	for (unsigned j = 0; j < runs; j++) {
+		snprintf(col, sizeof(col), "%s MB/s", ordinal(ord, sizeof(ord), j + 1));
+		k += snprintf(line + k, len - (size_t)k, " %10s", col);
+	}
+	for (unsigned j = 0; j < runs; j++) {
+		snprintf(col, sizeof(col), "%s %%CPU", ordinal(ord, sizeof(ord), j + 1));
+		k += snprintf(line + k, len - (size_t)k, " %10s", col);
+	}
+}
+
+/* A rate in MB/s with three or more significant digits; "-" if missing. */
+static char *fmt_mbs(char *buf, size_t len, double bps, bool have)
+{
+	double m = bps / 1e6;
+
+	if (!have)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, m >= 100 ? "%.0f" : m >= 10 ? "%.1f" : "%.2f", m);
+	return buf;
+}
+
+/* "==>  128KiB       24.0          -": a run not measured (NaN) prints "-". */
+static void ra_text(char *line, size_t len, const union out_val *v)
+{
+	char sz[FB_FMT_LEN], x[32];
+	int k = snprintf(line, len, "%s%6s", v[1].b ? "==> " : "    ",
+			 fmt_size(sz, sizeof(sz), v[0].u));
+
+	for (size_t j = 0; j < v[2].list.n; j++)
+		k += snprintf(line + k, len - (size_t)k, " %10s",
+			      fmt_mbs(x, sizeof(x), v[2].list.v[j], !isnan(v[2].list.v[j])));
+	for (size_t j = 0; j < v[3].list.n; j++) {
+		if (v[3].list.v[j] >= 0)
+			snprintf(x, sizeof(x), "%.1f", v[3].list.v[j]);
+		else
+			snprintf(x, sizeof(x), "-");
+		k += snprintf(line + k, len - (size_t)k, " %10s", x);
+	}
+}
+
+static const struct out_field ra_fields[] = {
+	{ "size_bytes", OT_BYTES }, { "plateau", OT_BOOL }, { "rate_bps", OT_BPS_LIST },
+	{ "cpu_pct", OT_REAL_LIST },
+};
+
+static const struct out_table ra_table = { "readahead", ra_fields, 4, ra_text, ra_header };
+
+static void ra_row(const struct ra_sweep *s, size_t i, bool mark)
+{
+	double rate[RA_MAX_RUNS], cpu[RA_MAX_RUNS];
+	unsigned have = i < s->rows ? s->runs : s->part;
+
+	for (unsigned j = 0; j < s->runs; j++) {
+		rate[j] = j < have ? s->rate[i][j] : NAN;
+		cpu[j] = j < have && s->cpu[i][j] >= 0 ? s->cpu[i][j] : NAN;
+	}
+	out_row(&ra_table, (union out_val[]){ { .u = s->size[i] }, { .b = mark },
+					      { .list = { rate, s->runs } },
+					      { .list = { cpu, s->runs } } });
+}
+
+/* The best run of each complete row: what the plateau is judged on. */
+static void ra_best(const struct ra_sweep *s, double *best)
+{
+	for (size_t i = 0; i < s->rows; i++) {
+		best[i] = 0;
+		for (unsigned j = 0; j < s->runs; j++)
+			if (s->rate[i][j] > best[i])
+				best[i] = s->rate[i][j];
+	}
+}
+
+static void ra_verdict(const struct ra_sweep *s, const double *best, size_t m)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], r1[32], r2[32], tail[PATH_MAX + 64] = "";
+	size_t top = 0;
+
+	for (size_t i = 0; i < s->rows; i++)
+		if (best[i] > best[top])
+			top = i;
+	fmt_size(a, sizeof(a), s->size[m]);
+	fmt_size(b, sizeof(b), s->size[top]);
+	fmt_mbs(r1, sizeof(r1), best[m], true);
+	fmt_mbs(r2, sizeof(r2), best[top], true);
+	if (ra_opts.buffered)
+		snprintf(tail, sizeof(tail), "; set it with: blockdev --setra %llu %s",
+			 (unsigned long long)(s->size[m] / 512), s->dev);
+	out_verdict(&(struct out_verdict){ .label = "readahead", .name = "plateau",
+					   .result = "named", .has_value = true,
+					   .value = s->size[m], .unit = "bytes" },
+		    "plateau at %s: %s of %s and more read %s MB/s, within %g%% of "
+		    "the best (%s MB/s at %s)%s", a, ra_opts.buffered ? "a readahead" : "requests",
+		    a, r1, ra_opts.plateau, r2, b, tail);
+	if (m + 1 == s->rows && s->rows > 1)
+		out_note("readahead: the largest size is the first on the plateau: it may "
+			 "lie beyond --max-size %s", a);
+}
+
+/* The table (complete rows and a partial one), then the verdict. */
+static void ra_report(const struct ra_sweep *s, bool complete)
+{
+	double best[RA_MAX_SIZES];
+	size_t m = 0;
+
+	if (s->rows == 0 && s->part == 0)
+		return;
+	ra_best(s, best);
+	if (complete)
+		m = ra_plateau(best, s->rows, ra_opts.plateau);
+	ra_describe(s);
+	for (size_t i = 0; i < s->rows + (s->part > 0); i++)
+		ra_row(s, i, complete && i == m);
+	if (complete && s->rows)
+		ra_verdict(s, best, m);
+}
+
+/* Sizes, range and buffer; FB_OK or FB_EUSAGE/FB_EDEV with a message. */
+static int ra_setup(struct ra_sweep *s, const struct fb_opts *o, struct target *t)
+{
+	uint64_t avail;
+
+	s->o = o;
+	s->t = t;
+	s->runs = o->runs ? o->runs : RA_DEFAULT_RUNS;
+	s->ra_fd = -1;
+	s->off = o->offset_set ? o->offset : 0;
+	s->rd = ra_opts.min_size < RA_BUFFERED_READ ? (size_t)ra_opts.min_size : RA_BUFFERED_READ;
+	for (uint64_t z = ra_opts.min_size; z <= ra_opts.max_size && s->n < RA_MAX_SIZES; z *= 2)
+		s->size[s->n++] = z;
+	if (s->off + ra_opts.max_size > t->size || s->off + ra_opts.max_size < s->off)
+		return eng_check_end(t, "readahead", s->off + ra_opts.max_size);
+	avail = t->size - s->off;
+	if (o->size && o->size > avail)
+		return eng_check_end(t, "readahead --size", s->off + o->size);
+	s->bytes = ra_run_bytes(avail, ra_opts.max_size, o->size);
+	if (!s->bytes) {	/* not reached: the checks above leave room */
+		fprintf(stderr, "flashbench: readahead: no room for --max-size in %s\n", t->path);
+		return FB_EUSAGE;
+	}
+	s->buf = eng_buffer(t, ra_opts.max_size > RA_BUFFERED_READ ? ra_opts.max_size : RA_BUFFERED_READ);
+	return s->buf ? FB_OK : FB_EDEV;
+}
+
+static int readahead_run(const struct fb_opts *o, struct target *t)
+{
+	struct ra_sweep *s = calloc(1, sizeof(*s));
+	int r, r2;
+
+	if (!s)
+		return FB_EDEV;
+	r = ra_setup(s, o, t);
+	if (r == FB_OK && ra_opts.buffered)
+		r = ra_prepare(s);
+	if (r == FB_OK) {
+		r = ra_sweep_all(s);
+		/* Whatever happened in the sweep, the disk gets its setting back. */
+		if (ra_opts.buffered && (r2 = ra_restore(s)) != FB_OK && r == FB_OK)
+			r = r2;
+		ra_report(s, r == FB_OK);
+	}
+	if (s->own_fd)
+		close(s->ra_fd);
+	eng_buffer_free(s->buf);
+	free(s);
+	return r;
+}
+
+static void readahead_defaults(void)
+{
+	ra_opts.min_size = 4096;
+	ra_opts.max_size = 8 * (1024ull * 1024);
+	ra_opts.buffered = false;
+	ra_opts.plateau = 5;
+}
+
+static int readahead_check(struct fb_opts *o, char *err, size_t len)
+{
+	return ra_check_opts(o, err, len) < 0 ? FB_EUSAGE : FB_OK;
+}
+
+static int readahead_check_target(const struct fb_opts *o, const struct target *t, char *err,
+				  size_t len)
+{
+	return ra_check_target(o, t, err, len) < 0 ? FB_EUSAGE : FB_OK;
+}
+
+static const struct fb_option readahead_options[] = {
+	{ .name = "min-size", .kind = FO_SIZE, .var = &ra_opts.min_size, .arg = "SIZE",
+	  .help = "--readahead: smallest size (default 4KiB)" },
+	{ .name = "max-size", .kind = FO_SIZE, .var = &ra_opts.max_size, .arg = "SIZE",
+	  .help = "--readahead: largest size (default 8MiB); sizes double" },
+	{ .name = "buffered", .kind = FO_FLAG, .var = &ra_opts.buffered,
+	  .help = "--readahead: set the kernel readahead (BLKRASET) to each\n"
+		  "size and read through the page cache (root; restored)" },
+	{ .name = "plateau", .kind = FO_PERCENT, .var = &ra_opts.plateau, .arg = "PCT",
+	  .help = "--readahead: within PCT% of the best is the plateau\n(default 5)" },
+	{ .name = NULL },
+};
+
+static const char *const readahead_uses[] = { "offset", "size", "runs", NULL };
+
+const struct fb_test test_readahead = {
+	.name = "readahead",
+	.help = "sequential read rate by request (or readahead) size,\n"
+		"the start of the plateau marked with ==>",
+	.uses = readahead_uses,
+	.options = readahead_options,
+	.defaults = readahead_defaults,
+	.check = readahead_check,
+	.check_target = readahead_check_target,
+	.run = readahead_run,
+	.tables = (const struct out_table *const[]){ &ra_table, NULL },
+};

@@ -1,0 +1,94 @@
+/*
+ * The table of tests, in the order one run takes them (the read-only
+ * tests before the write tests, so that a run never reads what it has
+ * just overwritten). A new test: its own file in src/tests/, defining
+ * one struct fb_test, and one line here (its declaration and its place).
+ */
+#include <string.h>
+
+#include "tests/test.h"
+
+extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
+	test_find_fat, test_open_au, test_find_open_au;
+
+const struct fb_test *const fb_tests[] = {
+	&test_align,
+	&test_scatter,
+	&test_interval,
+	&test_readahead,
+	&test_find_fat,
+	&test_open_au,
+	&test_find_open_au,
+	NULL,
+};
+
+_Static_assert(sizeof(fb_tests) / sizeof(fb_tests[0]) <= 33,
+	       "struct fb_opts selects tests with the bits of a uint32_t");
+
+const struct fb_test *fb_test_find(const char *name)
+{
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		if (strcmp((*t)->name, name) == 0)
+			return *t;
+	return NULL;
+}
+
+uint32_t fb_test_bit(const struct fb_test *t)
+{
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if (fb_tests[i] == t)
+			return 1u << i;
+	return 0;
+}
+
+bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t)
+{
+	return (o->tests & fb_test_bit(t)) != 0;
+}
+
+void fb_test_select(struct fb_opts *o, const struct fb_test *t)
+{
+	o->tests |= fb_test_bit(t);
+}
+
+bool fb_tests_write(const struct fb_opts *o)
+{
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if ((o->tests & (1u << i)) && fb_tests[i]->writes)
+			return true;
+	return false;
+}
+
+uint64_t fb_option_u64(const struct fb_option *opt, const struct fb_opts *o)
+{
+	const void *p = opt->var ? opt->var : (const char *)o + opt->off;
+
+	switch (opt->kind) {
+	case FO_FLAG:
+		return *(const bool *)p;
+	case FO_UINT:
+		return *(const unsigned *)p;
+	case FO_SIZE:
+	case FO_SIZE0:
+	case FO_DURATION:
+		return *(const uint64_t *)p;
+	default:
+		return 0;
+	}
+}
+
+const struct fb_option *fb_option_find(const char *name)
+{
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		for (const struct fb_option *p = (*t)->options; p && p->name; p++)
+			if (strcmp(p->name, name) == 0)
+				return p;
+	return NULL;
+}
+
+void fb_tests_defaults(void)
+{
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		if ((*t)->defaults)
+			(*t)->defaults();
+}

@@ -1,0 +1,114 @@
+/* The input of --analyze: see analyze_input.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "verdicts/analyze_input.h"
+#include "core/opts.h"
+
+static int refuse(const char *path, const char *why, char *err, size_t len)
+{
+	snprintf(err, len, "--analyze: cannot read '%s': %s", path, why);
+	return FB_EUSAGE;
+}
+
+int ai_open(struct ai_input **out, const char *path, char *err, size_t len)
+{
+	struct ai_input *in;
+	struct stat st;
+	bool std = strcmp(path, "-") == 0;
+	FILE *f = std ? stdin : fopen(path, "r");
+
+	if (!f)
+		return refuse(path, strerror(errno), err, len);
+	if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) || S_ISBLK(st.st_mode))) {
+		if (!std)
+			fclose(f);
+		return refuse(path, S_ISDIR(st.st_mode) ? strerror(EISDIR)
+				    : "a block device, not saved output", err, len);
+	}
+	in = calloc(1, sizeof(*in));
+	if (!in) {
+		if (!std)
+			fclose(f);
+		return refuse(path, strerror(ENOMEM), err, len);
+	}
+	in->f = f;
+	in->path = path;
+	*out = in;
+	return FB_OK;
+}
+
+/* Read up to the line end; keep SO_MAX_LINE bytes. 0: EOF before any byte. */
+static int read_line(struct ai_input *in)
+{
+	size_t n = 0;
+	unsigned long long run = 0;
+	int c;
+
+	in->cut = in->nul = false;
+	while ((c = getc_unlocked(in->f)) != EOF && c != '\n') {
+		in->nul = in->nul || c == '\0';
+		if (n < SO_MAX_LINE)
+			in->buf[n++] = (char)c;
+		else
+			in->cut = true;
+		if (++run > AI_MAX_RUN) {
+			snprintf(in->stop, sizeof(in->stop), "more than %lluMiB without a line end",
+				 AI_MAX_RUN >> 20);
+			return -1;
+		}
+	}
+	if (c == EOF && ferror(in->f)) {
+		in->err = errno ? errno : EIO;
+		return -1;
+	}
+	if (c == EOF && run == 0)
+		return 0;
+	if (n > 0 && in->buf[n - 1] == '\r')
+		n--;
+	in->buf[n] = '\0';
+	return 1;
+}
+
+void ai_json(struct ai_input *in, const struct ai_json_source *src)
+{
+	int c;
+
+	/* Saved text output never starts with '{': a JSON document does. */
+	while ((c = getc(in->f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+		;
+	if (c != EOF)
+		ungetc(c, in->f);
+	if (c != '{' || !src)
+		return;
+	in->json = src->open(in->f);
+	in->src = in->json ? src : NULL;
+}
+
+int ai_next(struct ai_input *in)
+{
+	int r = in->json ? in->src->next(in->json, in->buf, sizeof(in->buf), in->stop,
+					  sizeof(in->stop))
+			 : read_line(in);
+
+	if (r != 0)
+		in->line++;
+	if (r == 1 && in->nul && ++in->nul_lines >= AI_MAX_NUL_LINES) {
+		snprintf(in->stop, sizeof(in->stop), "%d lines with NUL bytes", AI_MAX_NUL_LINES);
+		return -1;
+	}
+	return r;
+}
+
+void ai_close(struct ai_input *in)
+{
+	if (!in)
+		return;
+	if (in->json)
+		in->src->close(in->json);
+	if (in->f != stdin)
+		fclose(in->f);
+	free(in);
+}

@@ -1,0 +1,58 @@
+/*
+ * The input of --analyze: a file, a FIFO or standard input, read line by
+ * line in bounded memory whatever it holds. A line longer than
+ * SO_MAX_LINE is cut (and reported cut, so it is skipped); reading stops
+ * on input that is plainly not saved output -- AI_MAX_RUN bytes without
+ * a line end (/dev/zero), or AI_MAX_NUL_LINES lines with NUL bytes.
+ */
+#ifndef FB_ANALYZE_INPUT_H
+#define FB_ANALYZE_INPUT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "verdicts/saved_output.h"
+
+#define AI_MAX_RUN (16ull << 20)
+#define AI_MAX_NUL_LINES 100
+
+/*
+ * A saved --format=json document is read as the text lines it stands for:
+ * a source (set by the top layer, analyze_json.c, which knows every test's
+ * tables) that fills buf with the next line; 1, 0 at the end, -1 with
+ * stop set on a document it cannot read.
+ */
+struct ai_json;
+struct ai_json_source {
+	struct ai_json *(*open)(FILE *f);
+	int (*next)(struct ai_json *j, char *buf, size_t len, char *stop, size_t stoplen);
+	void (*close)(struct ai_json *j);
+};
+
+struct ai_input {
+	FILE *f;
+	struct ai_json *json;		/* a JSON document, read through the source */
+	const struct ai_json_source *src;
+	const char *path;
+	char buf[SO_MAX_LINE + 1];	/* the current line, NUL-terminated */
+	unsigned long long line;	/* its number, from 1 */
+	bool cut;			/* longer than SO_MAX_LINE */
+	bool nul;			/* holds a NUL byte */
+	unsigned long long nul_lines;
+	char stop[160];			/* why reading stopped early ("": it did not) */
+	int err;			/* errno of a read error (0: none) */
+};
+
+/*
+ * Open path ("-": standard input). Refuses a directory and a block device
+ * (not saved output). FB_OK, or FB_EUSAGE with a one-line message (no
+ * "flashbench: " prefix) in err.
+ */
+int ai_open(struct ai_input **in, const char *path, char *err, size_t len);
+/* Read a JSON document (the first byte is '{') through src from now on. */
+void ai_json(struct ai_input *in, const struct ai_json_source *src);
+/* The next line: 1, 0 at the end, -1 when reading stopped (stop or err set). */
+int ai_next(struct ai_input *in);
+void ai_close(struct ai_input *in);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * Reading a find-fat table (one column of write rates per erase block,
+ * from offset 0): how many erase blocks at the start stay fast at small
+ * blocks -- the FAT-optimised area many SD cards keep for the file
+ * system's tables? Shared by the live --find-fat run and --analyze, so
+ * both print the same verdict for the same numbers.
+ *
+ * The rule: at the smallest block size, the first k erase blocks each
+ * write at least FF_FACTOR times faster than every later one. No erase
+ * block that much faster or slower than another: no such area. A spread
+ * that does not start at the front: uncertain. Linear writes rarely
+ * show the area (they are cheap everywhere), so with them "none" is
+ * only "none seen".
+ */
+#ifndef FB_VERDICT_FINDFAT_H
+#define FB_VERDICT_FINDFAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "verdicts/verdict_openau.h"
+
+#define FF_FACTOR 2.0
+
+enum ff_state { FF_CANNOT, FF_NONE, FF_AREA, FF_UNCERTAIN };
+
+struct ff_result {
+	enum ff_state state;
+	unsigned area;		/* FF_AREA: erase blocks at the start that stay fast */
+	bool random;		/* written with --random */
+	char why[320];
+};
+
+/* cols[i]: erase block i's rates (complete: reached the smallest size). */
+void ff_judge(const struct oa_run *cols, size_t ncol, bool random, struct ff_result *res);
+/* "verdict: FAT-optimised area (random): the first 2 of 6 erase blocks ..." */
+void ff_print(const struct ff_result *res);
+
+#endif

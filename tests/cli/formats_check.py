@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Check flashbench's JSON and CSV output against its text output.
+
+formats_check.py json TEXT JSON   every row and verdict of the JSON document,
+                                  formatted as flashbench formats numbers,
+                                  is the matching line of the text output
+formats_check.py csv CSV          every table has consistent columns
+formats_check.py status JSON S    the document parses and its status is S
+Prints one line per problem; exit status 1 when there is one.
+"""
+import csv
+import json
+import math
+import sys
+
+
+def scaled(v, step, units, tail, sign=""):
+    i = 0
+    while i < len(units) - 1:
+        shown = float("%.3g" % v)
+        if v < step and shown < 1000:
+            break
+        v /= step
+        i += 1
+    fmt = "%s%.0f%s%s" if v >= 1000 else "%s%.3g%s%s"
+    return fmt % (sign, v, units[i], tail)
+
+
+def fmt_size(b):
+    return scaled(float(b), 1024.0, ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"], "")
+
+
+def fmt_rate(r):
+    if r is None or not r >= 0 or math.isinf(r):
+        r = 0.0
+    return scaled(r, 1000.0, ["B", "K", "M", "G", "T"], "/s")
+
+
+def fmt_time(ns):
+    sign = ""
+    if ns < 0:
+        sign, ns = "-", -ns
+    return scaled(ns, 1000.0, ["ns", "µs", "ms", "s"], "", sign)
+
+
+def mbs(bps):
+    if bps is None:
+        return "-"
+    m = bps / 1e6
+    return "%.0f" % m if m >= 100 else "%.1f" % m if m >= 10 else "%.2f" % m
+
+
+def row_text(rec):
+    """The text line of a row record, for the tables whose format is known."""
+    t = rec["table"]
+    if t == "align":
+        return "align %d\tpre %s\ton %s\tpost %s\tdiff %s" % (
+            rec["boundary_bytes"], fmt_time(rec["pre_ns"]), fmt_time(rec["on_ns"]),
+            fmt_time(rec["post_ns"]), fmt_time(rec["diff_ns"]))
+    if t == "open-au":
+        return "%s\t%s" % (fmt_size(rec["block_bytes"]), fmt_rate(rec["rate_bps"]))
+    if t == "find-fat":
+        return "\t".join([fmt_size(rec["block_bytes"])] + [fmt_rate(r) for r in rec["rate_bps"]])
+    if t == "find-open-au":
+        return "%s\t%s\tslowest %s" % (fmt_size(rec["block_bytes"]), fmt_rate(rec["rate_bps"]),
+                                      fmt_rate(rec["slowest_bps"]))
+    if t == "scatter":
+        return "%s\t%s" % (("%g" % (rec["offset_bytes"] / 1048576.0)), "%g" % (rec["time_ns"] / 1e6))
+    if t == "interval":
+        return "%s\t%s" % (fmt_size(rec["size_bytes"]), fmt_time(rec["time_ns"]))
+    if t == "readahead":
+        cells = ["%10s" % mbs(r) for r in rec["rate_bps"]]
+        cells += ["%10s" % ("-" if c is None else "%.1f" % c) for c in rec["cpu_pct"]]
+        return "%s%6s %s" % ("==> " if rec["plateau"] else "    ", fmt_size(rec["size_bytes"]),
+                              " ".join(cells))
+    return None
+
+
+def check_json(text_path, json_path):
+    bad = 0
+    with open(text_path, encoding="utf-8") as f:
+        lines = [l.rstrip("\n") for l in f]
+    with open(json_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    records = [r for t in doc["tests"] for r in t["records"]]
+    at = 0
+    for rec in records:
+        if rec["type"] == "row":
+            want = row_text(rec)
+        elif rec["type"] == "verdict":
+            want = "%s: %s" % (rec.get("label", "verdict"), rec["text"])
+        else:
+            want = rec["text"]
+        # header lines (readahead) appear only in the text
+        while at < len(lines) and want is not None and lines[at] != want and \
+                rec["type"] == "row" and rec["table"] == "readahead" and "size" in lines[at]:
+            at += 1
+        if at >= len(lines):
+            print("json record %r has no text line left" % rec)
+            return 1
+        if want is not None and lines[at] != want:
+            print("text line %d %r, but the JSON record gives %r" % (at + 1, lines[at], want))
+            bad += 1
+        at += 1
+    if at != len(lines):
+        print("%d text lines but %d JSON records" % (len(lines), at))
+        bad += 1
+    return 1 if bad else 0
+
+
+def check_csv(path):
+    bad = 0
+    width = None
+    tables = 0
+    with open(path, encoding="utf-8", newline="") as f:
+        for n, row in enumerate(csv.reader(f), 1):
+            if not row:
+                width = None
+                continue
+            if row[0].startswith("#"):
+                continue
+            if width is None:
+                width = len(row)
+                tables += 1
+                continue
+            if len(row) != width:
+                print("csv line %d has %d columns, its header %d" % (n, len(row), width))
+                bad += 1
+    if tables == 0:
+        print("csv: no table")
+        bad += 1
+    return 1 if bad else 0
+
+
+def check_status(path, want):
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    got = doc["status"]
+    if got != want:
+        print("status %r, want %r" % (got, want))
+        return 1
+    return 0
+
+
+def main():
+    mode = sys.argv[1]
+    if mode == "json":
+        return check_json(sys.argv[2], sys.argv[3])
+    if mode == "csv":
+        return check_csv(sys.argv[2])
+    if mode == "status":
+        return check_status(sys.argv[2], sys.argv[3])
+    print("usage: formats_check.py json TEXT JSON | csv CSV | status JSON S")
+    return 2
+
+
+sys.exit(main())
