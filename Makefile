@@ -6,7 +6,7 @@ BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE
+CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
 LDFLAGS ?=
 LDLIBS  += -lm
 
@@ -15,7 +15,7 @@ CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-re
 LDFLAGS += -fsanitize=address,undefined
 endif
 
-SRCS := $(sort $(wildcard src/*.c))
+SRCS := $(sort $(wildcard src/*.c src/*/*.c))
 LIB_SRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:.c=.o)
 LIB_OBJS := $(LIB_SRCS:.c=.o)
@@ -27,7 +27,7 @@ all: flashbench
 flashbench: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-src/%.o: src/%.c $(wildcard src/*.h)
+src/%.o: src/%.c $(wildcard src/*.h src/*/*.h)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 tests/unit/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
@@ -66,6 +66,6 @@ lint:
 	mandoc -Tlint -W warning man/flashbench.1
 
 clean:
-	rm -f flashbench src/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS)
+	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS)
 
 .PHONY: all check install lint clean fuzz
