@@ -115,6 +115,17 @@ int qio_flush(struct qio *q);
  */
 int qio_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned max);
 
+/*
+ * Wait for completions by polling instead of sleeping: qio_reap() asks
+ * the kernel again and again without blocking until min completions are
+ * in. Saves waking a sleeping thread for each completion (measured with
+ * bench/qio.sh on a loop device in a 2-CPU VM at depth 1: about twice the
+ * IOPS, the latency minimum 8 -> 6 us) at the price of a CPU kept at 100%,
+ * which a device whose completions need that CPU pays back. Off by
+ * default; no effect on the synchronous engine.
+ */
+void qio_set_poll(struct qio *q, bool on);
+
 /* Requests queued or in flight. */
 unsigned qio_outstanding(const struct qio *q);
 

@@ -38,6 +38,7 @@ struct qio {
 	const struct qio_ops *ops;
 	void *eng;		/* the engine's state */
 	int fd;
+	bool poll;		/* qio_set_poll() */
 	unsigned depth;
 	unsigned used;		/* slots taken: queued or in flight */
 	unsigned *free;		/* free slot numbers, a stack of depth - used */
@@ -51,7 +52,7 @@ struct qio {
 	unsigned ready_head, ready_n;
 	char desc[320];		/* the engine's part of qio_describe() */
 	char notes[640];	/* engines not chosen, file mode */
-	char text[960];		/* desc + notes */
+	char text[1024];	/* desc, polling, notes */
 };
 
 /* CLOCK_MONOTONIC_RAW in ns: the clock of eng_now_ns(). */
@@ -83,7 +84,11 @@ static inline void qio_finish(struct qio *q, unsigned slot, int32_t res, uint64_
  * a sync request run by qio_flush()): kept, slot taken, until reaped. */
 void qio_ready_add(struct qio *q, unsigned slot, int32_t res, uint64_t t1);
 /* Move up to max ready completions to done[]; their number. */
-unsigned qio_ready_take(struct qio *q, struct qio_done *done, unsigned max);
+unsigned qio_ready_take_some(struct qio *q, struct qio_done *done, unsigned max);
+static inline unsigned qio_ready_take(struct qio *q, struct qio_done *done, unsigned max)
+{
+	return q->ready_n ? qio_ready_take_some(q, done, max) : 0;	/* mostly none */
+}
 
 /* "NAME: strerror(-err)" into buf. */
 void qio_errmsg(char *buf, size_t len, const char *what, int err);

@@ -38,7 +38,7 @@ static int sync_submit(struct qio *q, unsigned slot)
 }
 
 /* Run the oldest queued request, stamped as started at t0: its result. */
-static int32_t sync_run(struct qio *q, unsigned *slotp, uint64_t t0)
+static inline int32_t sync_run(struct qio *q, unsigned *slotp, uint64_t t0)
 {
 	struct sync_eng *s = q->eng;
 	unsigned slot = s->slot[s->head];

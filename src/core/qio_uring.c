@@ -252,20 +252,25 @@ static int uring_register_buffers(struct qio *q, const struct iovec *iov, unsign
 	return ret;
 }
 
+static bool holds(const struct iovec *v, uintptr_t a, uint32_t len)
+{
+	uintptr_t b = (uintptr_t)v->iov_base;
+
+	return a >= b && a - b <= v->iov_len && len <= v->iov_len - (a - b);
+}
+
 /* The registered buffer holding [buf, buf + len), or nbufs when none. */
 static unsigned find_buf(struct uring *u, const void *buf, uint32_t len)
 {
 	uintptr_t a = (uintptr_t)buf;
 
-	for (unsigned k = 0; k < u->nbufs; k++) {
-		unsigned i = (u->last_buf + k) % u->nbufs;
-		uintptr_t b = (uintptr_t)u->bufs[i].iov_base;
-
-		if (a >= b && a - b <= u->bufs[i].iov_len && len <= u->bufs[i].iov_len - (a - b)) {
-			u->last_buf = i;
-			return i;
-		}
-	}
+	if (!u->nbufs)
+		return 0;
+	if (holds(&u->bufs[u->last_buf], a, len))
+		return u->last_buf;	/* requests mostly come from one buffer */
+	for (unsigned i = 0; i < u->nbufs; i++)
+		if (holds(&u->bufs[i], a, len))
+			return u->last_buf = i;
 	return u->nbufs;
 }
 
@@ -329,7 +334,7 @@ static void fail_unsubmitted(struct qio *q, struct uring *u, int err)
 }
 
 /* Move up to max posted completions to done[], stamped by one clock read. */
-static unsigned harvest(struct qio *q, struct uring *u, struct qio_done *done, unsigned max)
+static unsigned harvest_some(struct qio *q, struct uring *u, struct qio_done *done, unsigned max)
 {
 	unsigned head = __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
 	unsigned tail = __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE);
@@ -353,13 +358,23 @@ static unsigned harvest(struct qio *q, struct uring *u, struct qio_done *done, u
  * One io_uring_enter: submit what is published, wait for want
  * completions. 0 to go on, or -EINTR when a signal interrupted the wait.
  */
+static inline unsigned harvest(struct qio *q, struct uring *u, struct qio_done *done, unsigned max)
+{
+	/* Mostly empty before a wait: no call for that. */
+	if (__atomic_load_n(u->cq_head, __ATOMIC_RELAXED) == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
+		return 0;
+	return harvest_some(q, u, done, max);
+}
+
 static int enter_once(struct qio *q, struct uring *u, unsigned want)
 {
 	unsigned flags = 0;
 	int ret;
 
 	/* Deferred task work posts completions only inside a GETEVENTS enter. */
-	if (want || (u->setup_flags & IORING_SETUP_DEFER_TASKRUN))
+	if (q->poll)
+		want = 0;	/* ask, do not wait: the caller loops */
+	if (want || q->poll || (u->setup_flags & IORING_SETUP_DEFER_TASKRUN))
 		flags |= IORING_ENTER_GETEVENTS;
 	ret = uring_enter(u, u->unsubmitted, want, flags);
 	if (ret > 0 || (ret == 0 && !u->unsubmitted)) {
