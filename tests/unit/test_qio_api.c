@@ -2,7 +2,8 @@
  * The queued I/O API itself: the choice QIO_AUTO makes and the reasons
  * it gives when io_uring or AIO is missing (made missing with a seccomp
  * filter in a child process), the fallback when io_uring registration
- * is refused, argument checks, a full queue, polling with min = 0,
+ * is refused, requests the kernel refuses to take (each completes with
+ * the error), argument checks, a full queue, polling with min = 0,
  * buffers outside the registered ones, and closing with requests in
  * flight. No timing is asserted.
  */
@@ -17,6 +18,12 @@
 #include "unit.h"
 
 static const enum qio_kind engines[] = { QIO_SYNC, QIO_AIO, QIO_URING };
+
+/* A set-up step the rest of the function needs: on failure, to out. */
+#define REQUIRE(cond) do { \
+	if (cond) { unit_passed++; } \
+	else { unit_failed++; printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); goto out; } \
+} while (0)
 
 static bool has(const char *s, const char *sub)
 {
@@ -107,33 +114,35 @@ static bool round_trip(struct qio *q, uint8_t *buf, uint64_t seed)
 
 static void without_uring(const struct place *p)
 {
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 	uint8_t *buf = fx_alloc(8 * 4096);
 
 	CHECK(qio_open(QIO_URING, p->fd, 8, &q, err, sizeof err) == -ENOSYS);
 	CHECK(has(err, "io_uring_setup: Function not implemented"));
-	CHECK(qio_open(QIO_AUTO, p->fd, 8, &q, err, sizeof err) == 0);
+	REQUIRE(qio_open(QIO_AUTO, p->fd, 8, &q, err, sizeof err) == 0);
 	CHECK(qio_kind(q) == QIO_AIO);
 	CHECK(has(qio_describe(q), "Linux AIO, depth 8 (io_uring not used: io_uring_setup: Function not implemented)"));
 	CHECK(buf && round_trip(q, buf, 1));
+out:
 	qio_close(q);
 	free(buf);
 }
 
 static void without_uring_and_aio(const struct place *p)
 {
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 	uint8_t *buf = fx_alloc(8 * 4096);
 
 	CHECK(qio_open(QIO_AIO, p->fd, 8, &q, err, sizeof err) == -ENOSYS);
 	CHECK(has(err, "io_setup: Function not implemented"));
-	CHECK(qio_open(QIO_AUTO, p->fd, 8, &q, err, sizeof err) == 0);
+	REQUIRE(qio_open(QIO_AUTO, p->fd, 8, &q, err, sizeof err) == 0);
 	CHECK(qio_kind(q) == QIO_SYNC);
 	CHECK(has(qio_describe(q), "synchronous pread/pwrite, depth 8 run one at a time (io_uring not used: "
 		  "io_uring_setup: Function not implemented; Linux AIO not used: io_setup: Function not implemented)"));
 	CHECK(buf && round_trip(q, buf, 2));
+out:
 	qio_close(q);
 	free(buf);
 }
@@ -141,19 +150,55 @@ static void without_uring_and_aio(const struct place *p)
 /* io_uring_register refused: plain file, plain buffers, plain ring fd. */
 static void without_registration(const struct place *p)
 {
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 	uint8_t *buf = fx_alloc(8 * 4096);
 	struct iovec iov = { buf, 8 * 4096 };
 
-	CHECK(qio_open(QIO_URING, p->fd, 8, &q, err, sizeof err) == 0);
+	REQUIRE(qio_open(QIO_URING, p->fd, 8, &q, err, sizeof err) == 0);
 	CHECK(qio_register_buffers(q, &iov, 1) == -EPERM);
 	CHECK(has(qio_describe(q), "file not registered: io_uring_register: Operation not permitted"));
 	CHECK(has(qio_describe(q), "buffers not registered: io_uring_register: Operation not permitted"));
 	CHECK(has(qio_describe(q), "ring not registered: io_uring_register: Operation not permitted"));
 	CHECK(buf && round_trip(q, buf, 3));
+out:
 	qio_close(q);
 	free(buf);
+}
+
+/* Three reads the kernel refuses to take: each comes back with the error. */
+static void refused(const struct place *p, enum qio_kind k, int err)
+{
+	uint8_t *buf = fx_alloc(3 * 4096);
+	struct qio_done d[4];
+	unsigned tags = 0;
+	struct qio *q = NULL;
+	char why[256];
+	int n;
+
+	REQUIRE(buf && qio_open(k, p->fd, 4, &q, why, sizeof why) == 0);
+	for (unsigned i = 0; i < 3; i++)
+		CHECK(qio_submit(q, false, buf + i * 4096, 4096, i * 4096, i) == 0);
+	n = qio_reap(q, 3, d, 4);
+	CHECK(n == 3 && qio_outstanding(q) == 0);
+	for (int i = 0; i < n; i++) {
+		CHECK(d[i].res == -err && d[i].len == 4096 && d[i].off == d[i].tag * 4096);
+		tags |= 1u << d[i].tag;
+	}
+	CHECK(tags == 7);
+out:
+	qio_close(q);
+	free(buf);
+}
+
+static void uring_enter_refused(const struct place *p)
+{
+	refused(p, QIO_URING, ENOMEM);
+}
+
+static void io_submit_refused(const struct place *p)
+{
+	refused(p, QIO_AIO, EAGAIN);
 }
 
 static void fallbacks(const struct place *p)
@@ -164,24 +209,30 @@ static void fallbacks(const struct place *p)
 
 	in_child(setup, 1, ENOSYS, without_uring, p);
 	in_child(setup, 2, ENOSYS, without_uring_and_aio, p);
-	if (fx_engine_works(QIO_URING, p->fd, why, sizeof why))
+	const long enter[] = { __NR_io_uring_enter }, submit[] = { __NR_io_submit };
+	if (fx_engine_works(QIO_URING, p->fd, why, sizeof why)) {
 		in_child(reg, 1, EPERM, without_registration, p);
+		in_child(enter, 1, ENOMEM, uring_enter_refused, p);
+	}
+	if (fx_engine_works(QIO_AIO, p->fd, why, sizeof why))
+		in_child(submit, 1, EAGAIN, io_submit_refused, p);
 }
 
 static void auto_choice(const struct place *p)
 {
 	enum qio_kind want = QIO_SYNC;
 	const char *prefix = "synchronous";
-	struct qio *q;
+	struct qio *q = NULL;
 	char why[256];
 
 	if (fx_engine_works(QIO_URING, p->fd, why, sizeof why))
 		want = QIO_URING, prefix = "io_uring, depth 4: ";
 	else if (fx_engine_works(QIO_AIO, p->fd, why, sizeof why))
 		want = QIO_AIO, prefix = "Linux AIO, depth 4 (io_uring not used: ";
-	CHECK(qio_open(QIO_AUTO, p->fd, 4, &q, why, sizeof why) == 0);
+	REQUIRE(qio_open(QIO_AUTO, p->fd, 4, &q, why, sizeof why) == 0);
 	CHECK(qio_kind(q) == want && qio_depth(q) == 4);
 	CHECK(strncmp(qio_describe(q), prefix, strlen(prefix)) == 0);
+out:
 	qio_close(q);
 }
 
@@ -210,10 +261,10 @@ static void queue_limits(const struct place *p, enum qio_kind k)
 {
 	uint8_t *buf = fx_alloc(4 * 4096);
 	struct qio_done d[4];
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 
-	CHECK(buf && qio_open(k, p->fd, 4, &q, err, sizeof err) == 0);
+	REQUIRE(buf && qio_open(k, p->fd, 4, &q, err, sizeof err) == 0);
 	CHECK(qio_submit(q, false, buf, 0, 0, 0) == -EINVAL);
 	CHECK(qio_submit(q, false, buf, (size_t)QIO_MAX_LEN + 1, 0, 0) == -EINVAL);
 	CHECK(qio_reap(q, 1, d, 4) == 0);	/* nothing outstanding: no wait */
@@ -229,6 +280,7 @@ static void queue_limits(const struct place *p, enum qio_kind k)
 	for (int i = 0; i < 4; i++)
 		tags |= 1u << d[i].tag;
 	CHECK(tags == 0xf);
+out:
 	qio_close(q);
 	free(buf);
 }
@@ -239,10 +291,10 @@ static void polling(const struct place *p, enum qio_kind k)
 	uint8_t *buf = fx_alloc(32 * 4096);
 	struct qio_done d[32];
 	unsigned got = 0, tags = 0;
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 
-	CHECK(buf && qio_open(k, p->fd, 32, &q, err, sizeof err) == 0);
+	REQUIRE(buf && qio_open(k, p->fd, 32, &q, err, sizeof err) == 0);
 	for (unsigned i = 0; i < 32; i++)
 		qio_submit(q, false, buf + i * 4096, 4096, i * 4096, i);
 	CHECK(qio_flush(q) == 0);
@@ -255,6 +307,7 @@ static void polling(const struct place *p, enum qio_kind k)
 	for (unsigned i = 0; i < got; i++)
 		tags ^= 1u << d[i].tag;
 	CHECK(got == 32 && tags == 0xffffffffu && qio_outstanding(q) == 0);
+out:
 	qio_close(q);
 	free(buf);
 }
@@ -265,10 +318,10 @@ static void unregistered_buffers(const struct place *p)
 	uint8_t *reg = fx_alloc(2 * 4096), *other = fx_alloc(4096);
 	struct iovec iov = { reg, 4096 };
 	struct qio_done d[2];
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 
-	CHECK(reg && other && qio_open(QIO_URING, p->fd, 2, &q, err, sizeof err) == 0);
+	REQUIRE(reg && other && qio_open(QIO_URING, p->fd, 2, &q, err, sizeof err) == 0);
 	fx_fill(other, 4096, 0, 77);
 	fx_fill(reg, 8192, 4096, 77);	/* 4 KiB inside, 4 KiB past the end */
 	CHECK(qio_register_buffers(q, &iov, 1) == 0 || has(qio_describe(q), "buffers not registered"));
@@ -284,6 +337,7 @@ static void unregistered_buffers(const struct place *p)
 	CHECK(qio_reap(q, 2, d, 2) == 2 && d[0].res + d[1].res == 4096 + 8192);
 	CHECK(fx_same(other, 4096, 0, 77) && fx_same(reg, 8192, 4096, 77));
 	CHECK(qio_register_buffers(q, NULL, 0) == 0 && has(qio_describe(q), "buffers not registered"));
+out:
 	qio_close(q);
 	free(reg);
 	free(other);
@@ -293,17 +347,18 @@ static void unregistered_buffers(const struct place *p)
 static void closing(const struct place *p, enum qio_kind k)
 {
 	uint8_t *buf = fx_alloc(32 * 65536);
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 
-	CHECK(buf && qio_open(k, p->fd, 32, &q, err, sizeof err) == 0);
+	REQUIRE(buf && qio_open(k, p->fd, 32, &q, err, sizeof err) == 0);
 	for (unsigned i = 0; i < 32; i++)
 		qio_submit(q, false, buf + i * 65536, 65536, i * 65536, i);
 	CHECK(qio_flush(q) == 0);
 	qio_close(q);		/* waits for the 32 reads */
-	CHECK(qio_open(k, p->fd, 32, &q, err, sizeof err) == 0);
+	REQUIRE(qio_open(k, p->fd, 32, &q, err, sizeof err) == 0);
 	for (unsigned i = 0; i < 32; i++)
 		qio_submit(q, false, buf + i * 65536, 65536, i * 65536, i);
+out:
 	qio_close(q);		/* never submitted */
 	CHECK(pread(p->fd, buf, 4096, 0) == 4096);	/* qio_close() left the fd open */
 	free(buf);
@@ -312,12 +367,13 @@ static void closing(const struct place *p, enum qio_kind k)
 static void not_direct(const struct place *p)
 {
 	int fd = fx_reopen(p, O_RDONLY);
-	struct qio *q;
+	struct qio *q = NULL;
 	char err[256];
 
-	CHECK(fd >= 0 && qio_open(QIO_AIO, fd, 2, &q, err, sizeof err) == 0);
+	REQUIRE(fd >= 0 && qio_open(QIO_AIO, fd, 2, &q, err, sizeof err) == 0);
 	CHECK(has(qio_describe(q), "the file is not open O_DIRECT: requests may go through the page cache "
 		  "and Linux AIO runs them inside io_submit"));
+out:
 	qio_close(q);
 	close(fd);
 }
