@@ -358,12 +358,16 @@ static unsigned harvest_some(struct qio *q, struct uring *u, struct qio_done *do
  * One io_uring_enter: submit what is published, wait for want
  * completions. 0 to go on, or -EINTR when a signal interrupted the wait.
  */
+/* Completions posted and not yet harvested. */
+static inline unsigned cq_ready(const struct uring *u)
+{
+	return __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE) - __atomic_load_n(u->cq_head, __ATOMIC_RELAXED);
+}
+
 static inline unsigned harvest(struct qio *q, struct uring *u, struct qio_done *done, unsigned max)
 {
 	/* Mostly empty before a wait: no call for that. */
-	if (__atomic_load_n(u->cq_head, __ATOMIC_RELAXED) == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE))
-		return 0;
-	return harvest_some(q, u, done, max);
+	return cq_ready(u) ? harvest_some(q, u, done, max) : 0;
 }
 
 static int enter_once(struct qio *q, struct uring *u, unsigned want)
@@ -378,8 +382,14 @@ static int enter_once(struct qio *q, struct uring *u, unsigned want)
 		flags |= IORING_ENTER_GETEVENTS;
 	ret = uring_enter(u, u->unsubmitted, want, flags);
 	if (ret > 0 || (ret == 0 && !u->unsubmitted)) {
+		bool all = (unsigned)ret == u->unsubmitted;
+
 		u->unsubmitted -= (unsigned)ret;
 		u->inflight += (unsigned)ret;
+		/* A wait that ends short of want was cut by a signal: the
+		 * kernel reports the submission, not the interruption. */
+		if (want && all && cq_ready(u) < want)
+			return -EINTR;
 		return 0;
 	}
 	if (ret == -EINTR)

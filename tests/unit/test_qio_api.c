@@ -4,14 +4,16 @@
  * filter in a child process), the fallback when io_uring registration
  * is refused, requests the kernel refuses to take (each completes with
  * the error), argument checks, a full queue, polling with min = 0,
- * buffers outside the registered ones, and closing with requests in
- * flight. No timing is asserted.
+ * buffers outside the registered ones, a wait a signal interrupts, and
+ * closing with requests in flight. No timing is asserted.
  */
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <sys/prctl.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include "qio_fixture.h"
@@ -364,6 +366,86 @@ out:
 	free(buf);
 }
 
+/* A closed fd: the engines still open, every request fails with EBADF. */
+static void closed_fd(enum qio_kind k)
+{
+	uint8_t *buf = fx_alloc(4096);
+	struct qio_done d[2];
+	struct qio *q = NULL;
+	char err[256];
+	int fd = 999;	/* a number that names no file (not one just closed: */
+			/* io_uring_setup would reuse it for the ring) */
+	REQUIRE(fcntl(fd, F_GETFD) < 0 && errno == EBADF);
+	REQUIRE(buf && qio_open(k, fd, 2, &q, err, sizeof err) == 0);
+	if (k == QIO_URING)
+		CHECK(has(qio_describe(q), "file not registered: io_uring_register: Bad file descriptor"));
+	qio_submit(q, false, buf, 4096, 0, 1);
+	qio_submit(q, true, buf, 4096, 0, 2);
+	int n = qio_reap(q, 2, d, 2);
+	CHECK(n == 2 && d[0].res == -EBADF && d[1].res == -EBADF);
+	CHECK(d[0].tag + d[1].tag == 3);
+out:
+	qio_close(q);
+	free(buf);
+}
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/*
+ * A signal during the wait (here: a read of an empty pipe) ends qio_reap()
+ * with -EINTR at the first signal, the request still outstanding; it
+ * completes later. The timer repeats (200 ms), so that a signal which came
+ * before the wait began cannot leave the test hanging.
+ */
+static void interrupted_wait(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval on = { { 0, 200000 }, { 0, 200000 } }, off = { { 0, 0 }, { 0, 0 } };
+	struct qio_done d[2];
+	struct qio *q = NULL;
+	char err[256], buf[64];
+	int p[2] = { -1, -1 }, n;
+
+	pid_t watchdog;
+
+	if (getenv("QIO_TEST_NO_SIGNALS")) {
+		printf("SKIP interrupted wait: QIO_TEST_NO_SIGNALS (valgrind holds signals during io_uring_enter)\n");
+		return;
+	}
+	REQUIRE(pipe(p) == 0 && sigaction(SIGALRM, &sa, &old) == 0);
+	REQUIRE(qio_open(QIO_URING, p[0], 2, &q, err, sizeof err) == 0);
+	CHECK(qio_submit(q, false, buf, sizeof buf, 0, 7) == 0);
+	fflush(stdout);
+	watchdog = fork();	/* ends a wait no signal ends: a failure, not a hang */
+	if (watchdog == 0) {
+		sleep(5);
+		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
+	}
+	alarms = 0;
+	setitimer(ITIMER_REAL, &on, NULL);
+	n = qio_reap(q, 1, d, 2);
+	setitimer(ITIMER_REAL, &off, NULL);
+	if (watchdog > 0) {
+		kill(watchdog, SIGKILL);
+		waitpid(watchdog, NULL, 0);
+	}
+	CHECK(n == -EINTR && qio_outstanding(q) == 1 && alarms == 1);
+	CHECK(write(p[1], "hello", 5) == 5);
+	n = qio_reap(q, 1, d, 2);
+	CHECK(n == 1 && d[0].tag == 7 && d[0].res == 5 && qio_outstanding(q) == 0);
+	sigaction(SIGALRM, &old, NULL);
+out:
+	qio_close(q);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void not_direct(const struct place *p)
 {
 	int fd = fx_reopen(p, O_RDONLY);
@@ -401,9 +483,12 @@ int main(void)
 		queue_limits(&p, engines[e]);
 		polling(&p, engines[e]);
 		closing(&p, engines[e]);
+		closed_fd(engines[e]);
 	}
-	if (fx_engine_works(QIO_URING, p.fd, why, sizeof why))
+	if (fx_engine_works(QIO_URING, p.fd, why, sizeof why)) {
 		unregistered_buffers(&p);
+		interrupted_wait();
+	}
 	not_direct(&p);
 	fx_close(&p);
 	UNIT_DONE();
