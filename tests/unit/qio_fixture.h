@@ -2,7 +2,8 @@
  * Places the queued I/O tests run on: an O_DIRECT file on tmpfs, one on a
  * disk file system, and (as root) a loop device on a tmpfs image that the
  * test attaches with autoclear -- the kernel detaches it when the last fd
- * closes, so it goes even when the test dies. Plus the data pattern.
+ * closes, so it goes even when the test dies; files are unlinked as
+ * soon as they are open, for the same reason. Plus the data pattern.
  */
 #ifndef FB_QIO_FIXTURE_H
 #define FB_QIO_FIXTURE_H
@@ -126,10 +127,10 @@ static inline int fx_open_file(struct place *p, const char *name, const char *di
 	}
 	close(fd);
 	p->fd = open(p->file, O_RDWR | O_DIRECT);
+	unlink(p->file);	/* nothing left behind, even by a crash */
 	if (p->fd < 0) {
 		int e = -errno;
 		snprintf(skip, skiplen, "%s: O_DIRECT open in %s: %s", name, dir, strerror(errno));
-		unlink(p->file);
 		return e;
 	}
 	p->size = FX_SIZE;
@@ -206,22 +207,23 @@ static inline int fx_open_loop(struct place *p, char *skip, size_t skiplen)
 	return 0;
 }
 
-/* Close the place; a file is removed, a loop device detaches (autoclear). */
+/* Close the place: the file goes (already unlinked), a loop device detaches (autoclear). */
 static inline void fx_close(struct place *p)
 {
 	if (p->fd >= 0)
 		close(p->fd);
 	if (p->hold >= 0)
 		close(p->hold);
-	else if (p->file[0])
-		unlink(p->file);
 	p->fd = p->hold = -1;
 }
 
 /* Open another fd on the place (e.g. O_RDONLY | O_DIRECT). */
 static inline int fx_reopen(const struct place *p, int flags)
 {
-	return open(p->dev[0] ? p->dev : p->file, flags | O_CLOEXEC);
+	char path[64];
+
+	snprintf(path, sizeof path, "/proc/self/fd/%d", p->fd);	/* the file has no name */
+	return open(p->dev[0] ? p->dev : path, flags | O_CLOEXEC);
 }
 
 /* The engines this kernel lets us open, as the tests iterate them. */
