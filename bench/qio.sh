@@ -5,8 +5,7 @@
 # Not part of make check; needs root and fio (valgrind for the last part).
 #   bench/qio.sh [ROUNDS [SECONDS [IMAGE_DIR]]]   (default 31 rounds of 0.4 s, /dev/shm)
 # QIO_BENCH_TOOLS="bare1 sync1 ..." runs a subset; QIO_BENCH_RAW=1 prints every run;
-# QIO_BENCH_CALLGRIND=0 skips the instruction counts. *_poll: qio_set_poll()
-# (completions polled, a CPU busy): shown, but the targets are for sleeping waits.
+# QIO_BENCH_CALLGRIND=0 skips the instruction counts.
 #
 # Prints per tool: median IOPS, its spread (min-max over the rounds) and
 # the best round, the medians of each run's latency minimum and median
@@ -56,11 +55,9 @@ cmd() {	# tool limit
 	sync1) echo "$work/qio_drive sync 1 $2 $dev" ;;
 	aio1) echo "$work/qio_drive aio 1 $2 $dev" ;;
 	uring1) echo "$work/qio_drive uring 1 $2 $dev" ;;
-	uring1_poll) echo "$work/qio_drive uring,poll 1 $2 $dev" ;;
 	bare1) echo "$work/bare_pread $2 $dev" ;;
 	aio32) echo "$work/qio_drive aio 32 $2 $dev" ;;
 	uring32) echo "$work/qio_drive uring 32 $2 $dev" ;;
-	uring32_poll) echo "$work/qio_drive uring,poll 32 $2 $dev" ;;
 	fio_psync1) echo "fio_cmd $2 --ioengine=psync" ;;
 	fio_uring32) echo "fio_cmd $2 --ioengine=io_uring --iodepth=32" ;;
 	fio_uring_fixed32) echo "fio_cmd $2 --ioengine=io_uring --iodepth=32 --fixedbufs --registerfiles" ;;
@@ -73,7 +70,7 @@ run() {
 	*) $(cmd "$1" "${secs}s") | fields ;;
 	esac
 }
-tools=(${QIO_BENCH_TOOLS:-sync1 aio1 uring1 uring1_poll bare1 fio_psync1 aio32 uring32 uring32_poll fio_uring32 fio_uring_fixed32 fio_libaio32})
+tools=(${QIO_BENCH_TOOLS:-sync1 aio1 uring1 bare1 fio_psync1 aio32 uring32 fio_uring32 fio_uring_fixed32 fio_libaio32})
 echo "# $(uname -sr), $(nproc) CPUs, $(fio --version), $dev on $dir, $rounds rounds of ${secs}s"
 echo "# qio engines: $("$work/qio_drive" uring 32 0.1s "$dev" | sed 's/.*engine=//')"
 n=${#tools[@]}
@@ -104,10 +101,8 @@ END {
 	}
 	printf "\n%-32s %7s %7s %13s %6s\n", "IOPS ratio", "medians", "paired", "paired spread", "best"
 	r("sync1", "fio_psync1", 1.1); r("aio1", "fio_psync1", 1.1); r("uring1", "fio_psync1", 1.1)
-	r("uring1_poll", "fio_psync1", 0)
-	r("sync1", "bare1", 0.97); r("aio1", "bare1", 0.97); r("uring1", "bare1", 0.97); r("uring1_poll", "bare1", 0)
+	r("sync1", "bare1", 0.97); r("aio1", "bare1", 0.97); r("uring1", "bare1", 0.97)
 	r("uring32", "fio_uring32", 1.0); r("uring32", "fio_uring_fixed32", 1.0); r("uring32", "fio_libaio32", 0)
-	r("uring32_poll", "fio_uring32", 0)
 	r("aio32", "fio_libaio32", 0); r("aio32", "fio_uring32", 0)
 }
 function r(x, y, want,   j, p, lo, hi, pm) {
@@ -133,7 +128,6 @@ fio_valgrind() { local l=$1; shift; valgrind --tool=callgrind --callgrind-out-fi
 	fio --name=r --filename="$dev" --rw=randread --bs=4k --direct=1 --norandommap --size=512M \
 	--number_ios="$l" --thread "$@" --output-format=terse; }
 for t in "${tools[@]}"; do
-	case $t in *_poll) continue ;; esac	# spinning: its count says little
 	a=$(ir "$t" 20000) b=$(ir "$t" 40000)
 	printf "  %-14s %6d\n" "$t" $(((b - a) / 20000))
 done

@@ -6,7 +6,7 @@
  *   iops=N lat_min_ns=N lat_med_ns=N cpu_ns=N engine=DESCRIPTION
  * (cpu_ns: user + system CPU time of the process per request, kernel
  * worker threads of io_uring included)
- *   qio_drive ENGINE[,poll] DEPTH SECONDSs|COUNT DEVICE [BS]   (e.g. "2s" or "100000")
+ *   qio_drive ENGINE DEPTH SECONDSs|COUNT DEVICE [BS]   (e.g. "2s" or "100000")
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -104,13 +104,8 @@ int main(int argc, char **argv)
 	char err[256];
 	int fd;
 
-	char *comma = argc > 1 ? strchr(argv[1], ',') : NULL;
-	bool poll = comma && strcmp(comma, ",poll") == 0;
-
-	if (poll)
-		*comma = '\0';
 	if (argc < 5 || qio_kind_parse(argv[1], &kind) < 0 || depth < 1 || depth > 256 || limit <= 0) {
-		fprintf(stderr, "usage: qio_drive sync|aio|uring|auto[,poll] DEPTH(1-256) SECONDSs|COUNT DEVICE [BS]\n");
+		fprintf(stderr, "usage: qio_drive sync|aio|uring|auto DEPTH(1-256) SECONDSs|COUNT DEVICE [BS]\n");
 		return 2;
 	}
 	fd = open(argv[4], O_RDONLY | O_DIRECT);
@@ -125,7 +120,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "qio_drive: %s\n", err);
 		return 1;
 	}
-	qio_set_poll(q, poll);
 	struct iovec iov = { buf, depth * bs };
 	qio_register_buffers(q, &iov, 1);
 	uint64_t c0 = cpu_ns(), t0 = now_ns();

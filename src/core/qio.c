@@ -37,8 +37,7 @@ void qio_errmsg(char *buf, size_t len, const char *what, int err)
 
 static void compose(struct qio *q)
 {
-	snprintf(q->text, sizeof q->text, "%s%s%s", q->desc,
-		 q->poll && q->ops->kind != QIO_SYNC ? ", completions polled" : "", q->notes);
+	snprintf(q->text, sizeof q->text, "%s%s", q->desc, q->notes);
 }
 
 void qio_desc_set(struct qio *q, const char *fmt, ...)
@@ -234,12 +233,6 @@ unsigned qio_ready_take_some(struct qio *q, struct qio_done *done, unsigned max)
 		q->ready_n--;
 	}
 	return n;
-}
-
-void qio_set_poll(struct qio *q, bool on)
-{
-	q->poll = on;
-	compose(q);
 }
 
 unsigned qio_outstanding(const struct qio *q)

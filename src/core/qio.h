@@ -124,18 +124,6 @@ int qio_flush(struct qio *q);
  */
 int qio_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned max);
 
-/*
- * Wait for completions by polling instead of sleeping: qio_reap() asks
- * the kernel again and again without blocking until min completions are
- * in. Saves waking a sleeping thread for each completion, at the price
- * of a CPU kept at 100%: on a loop device in a 2-CPU VM at depth 1 it
- * doubled the IOPS (latency minimum 8 -> 6 us) while the other CPU was
- * idle, and cost a third of them when other work kept that CPU busy
- * (bench/qio.sh, uring1_poll). Off by default; no effect on the
- * synchronous engine.
- */
-void qio_set_poll(struct qio *q, bool on);
-
 /* Requests queued or in flight. */
 unsigned qio_outstanding(const struct qio *q);
 

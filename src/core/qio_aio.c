@@ -164,7 +164,7 @@ static int aio_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned
 		polled = true;
 		/* Wait for what min still needs (or for one, to make room for
 		 * the queued); take whatever else is there. */
-		int got = get_events(q, q->poll ? 0 : n < min ? min - n : 1, done + n, max - n);
+		int got = get_events(q, n < min ? min - n : 1, done + n, max - n);
 		if (got == -EINTR)
 			return n ? (int)n : -EINTR;
 		if (got < 0)

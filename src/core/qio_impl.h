@@ -38,7 +38,6 @@ struct qio {
 	const struct qio_ops *ops;
 	void *eng;		/* the engine's state */
 	int fd;
-	bool poll;		/* qio_set_poll() */
 	unsigned depth;
 	unsigned used;		/* slots taken: queued or in flight */
 	unsigned *free;		/* free slot numbers, a stack of depth - used */
@@ -52,7 +51,7 @@ struct qio {
 	unsigned ready_head, ready_n;
 	char desc[320];		/* the engine's part of qio_describe() */
 	char notes[640];	/* engines not chosen, file mode */
-	char text[1024];	/* desc, polling, notes */
+	char text[960];		/* desc + notes */
 };
 
 /* CLOCK_MONOTONIC_RAW in ns: the clock of eng_now_ns(). */

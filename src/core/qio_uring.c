@@ -376,9 +376,7 @@ static int enter_once(struct qio *q, struct uring *u, unsigned want)
 	int ret;
 
 	/* Deferred task work posts completions only inside a GETEVENTS enter. */
-	if (q->poll)
-		want = 0;	/* ask, do not wait: the caller loops */
-	if (want || q->poll || (u->setup_flags & IORING_SETUP_DEFER_TASKRUN))
+	if (want || (u->setup_flags & IORING_SETUP_DEFER_TASKRUN))
 		flags |= IORING_ENTER_GETEVENTS;
 	ret = uring_enter(u, u->unsubmitted, want, flags);
 	if (ret > 0 || (ret == 0 && !u->unsubmitted)) {
