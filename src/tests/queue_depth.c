@@ -300,7 +300,11 @@ static void qd_steps(const struct qd_sweep *s, size_t rows)
 			{ .u = qd.depth[i] }, { .u = qd.depth[i + 1] }, { .d = c[i].change_pct },
 			{ .d = c[i].p }, { .s = stats_verdict_name(c[i].verdict) } });
 	}
-	if (rows < 2 || s->runs < 2)
+	/* no verdict on a depth without a spread (--runs=1, an interrupted run) */
+	for (size_t i = 0; i < rows; i++)
+		if (s->done[i] < 2)
+			return;
+	if (rows < 2)
 		return;
 	at = qd_saturation(c, rows);
 	if (at == rows - 1)
