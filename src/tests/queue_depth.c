@@ -28,6 +28,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "tests/queue_depth.h"
+#include "tests/steps.h"
 #include "tests/test.h"
 
 extern const struct fb_test test_queue_depth;
@@ -237,30 +238,13 @@ static const struct out_field qd_fields[] = {
 
 static const struct out_table qd_table = { "queue-depth", qd_fields, 10, qd_text, qd_header };
 
-/* The words of a verdict's name (stats_verdict_name()) in the text line. */
-static const char *qd_verdict_words(const char *name)
-{
-	return strcmp(name, "significant") == 0 ? "significant"
-	       : strcmp(name, "within_spread") == 0 ? "within the spread of the runs"
-	       : strcmp(name, "within_noise") == 0 ? "within noise" : "too few runs to judge";
-}
-
-/* "8 -> 16: +41%, significant" */
-static void qd_step_text(char *line, size_t len, const union out_val *v)
-{
-	double pct = round(v[2].d) + 0.0;	/* + 0.0: no "-0%" */
-
-	snprintf(line, len, "%llu -> %llu: %+.0f%%, %s", (unsigned long long)v[0].u,
-		 (unsigned long long)v[1].u, pct, qd_verdict_words(v[4].s));
-}
-
 static const struct out_field qd_step_fields[] = {
 	{ "from_depth", OT_COUNT }, { "to_depth", OT_COUNT }, { "change_pct", OT_REAL },
 	{ "p", OT_REAL }, { "verdict", OT_TEXT },
 };
 
 static const struct out_table qd_step_table = { "queue-depth-step", qd_step_fields, 5,
-						qd_step_text, NULL };
+						steps_text_count, NULL };
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -292,14 +276,15 @@ static void qd_row(const struct qd_sweep *s, size_t i)
 static void qd_steps(const struct qd_sweep *s, size_t rows)
 {
 	struct stats_cmp c[QD_MAX_DEPTHS];
+	struct step_cell cell[QD_MAX_DEPTHS] = { { 0 } };
+	uint64_t key[QD_MAX_DEPTHS] = { 0 };
 	size_t at;
 
-	for (size_t i = 0; i + 1 < rows; i++) {
-		stats_compare(s->iops[i], s->done[i], s->iops[i + 1], s->done[i + 1], &c[i]);
-		out_row(&qd_step_table, (union out_val[]){
-			{ .u = qd.depth[i] }, { .u = qd.depth[i + 1] }, { .d = c[i].change_pct },
-			{ .d = c[i].p }, { .s = stats_verdict_name(c[i].verdict) } });
+	for (size_t i = 0; i < rows; i++) {
+		cell[i] = (struct step_cell){ s->iops[i], s->done[i] };
+		key[i] = qd.depth[i];
 	}
+	steps_emit(&qd_step_table, key, cell, rows, c);
 	/* no verdict on a depth without a spread (--runs=1, an interrupted run) */
 	for (size_t i = 0; i < rows; i++)
 		if (s->done[i] < 2)

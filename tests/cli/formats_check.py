@@ -78,12 +78,15 @@ def row_text(rec):
         return "%5d %9.0f %-19s %8.1f %9s %9s %9s" % (
             rec["depth"], rec["iops"], mm, rec["rate_bps"] / 1e6, fmt_time(rec["p50_ns"]),
             fmt_time(rec["p99_ns"]), fmt_time(rec["max_ns"]))
-    if t == "queue-depth-step":
+    if t in ("queue-depth-step", "readahead-step"):
         words = {"significant": "significant", "within_spread": "within the spread of the runs",
                  "within_noise": "within noise", "too_few_runs": "too few runs to judge"}
         pct = math.copysign(math.floor(abs(rec["change_pct"]) + 0.5), rec["change_pct"]) + 0.0
-        return "%d -> %d: %+.0f%%, %s" % (rec["from_depth"], rec["to_depth"], pct,
-                                         words[rec["verdict"]])
+        if t == "queue-depth-step":
+            a, b = "%d" % rec["from_depth"], "%d" % rec["to_depth"]
+        else:
+            a, b = fmt_size(rec["from_bytes"]), fmt_size(rec["to_bytes"])
+        return "%s -> %s: %+.0f%%, %s" % (a, b, pct, words[rec["verdict"]])
     return None
 
 
