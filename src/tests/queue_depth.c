@@ -145,7 +145,7 @@ static uint64_t qd_bytes(const struct fb_opts *o)
 static int qd_cell(struct qd_sweep *s, size_t i, unsigned run)
 {
 	unsigned depth = qd.depth[i], nfree = depth, got;
-	uint64_t *lat = qd_lat(s, i, run), sub = 0, fin = 0, t0;
+	uint64_t *lat = qd_lat(s, i, run), sub = 0, fin = 0, t0, elapsed;
 	struct lfsr l;
 	int r;
 
@@ -173,8 +173,8 @@ static int qd_cell(struct qd_sweep *s, size_t i, unsigned run)
 			s->slots[nfree++] = (unsigned)s->comp[k].tag;
 		}
 	}
-	t0 = s->t->ops->now(s->t) - t0;
-	s->iops[i][run] = t0 ? (double)s->nreq * 1e9 / (double)t0 : 0;
+	elapsed = s->t->ops->now(s->t) - t0;
+	s->iops[i][run] = elapsed ? (double)s->nreq * 1e9 / (double)elapsed : 0;
 	s->done[i] = run + 1;
 	return FB_OK;
 }

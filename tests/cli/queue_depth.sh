@@ -52,6 +52,11 @@ expect_status 0 "LIST 3..20" "$FB" --queue-depth=3..20 --size=1M sim:
 ok "3..20 is 3,6,12,20 ($(depths))" [ "$(depths)" = "3,6,12,20" ]
 expect_status 0 "LIST 1,4..16,64" "$FB" --queue-depth=1,4..16,64 --size=1M sim:
 ok "1,4..16,64 ($(depths))" [ "$(depths)" = "1,4,8,16,64" ]
+# One depth (as issue 16 runs it against fio): a row, no step, no verdict.
+expect_status 0 "one depth" "$FB" --queue-depth=32 --runs=4 --random -b 4096 --size=1M "$CARD"
+ok "one depth: one row" [ "$(depths)" = "32" ]
+ok "one depth: no step, no verdict" not grep -qE ' -> |throughput' <<<"$OUT"
+ok "one depth: 4 runs" grep -q ', 4 runs interleaved' <<<"$OUT"
 expect_status 0 "--runs=1" "$FB" --queue-depth=1,2 --runs=1 --size=1M sim:
 ok "--runs=1: too few runs to judge" grep -qE '^1 -> 2: \+0%, too few runs to judge$' <<<"$OUT"
 ok "--runs=1: no verdict" not grep -q 'throughput' <<<"$OUT"
@@ -141,7 +146,9 @@ SHIM=$TESTS_DIR/faultshim.so
 env LD_PRELOAD="$SHIM" FB_SIGNAL_PREAD_AT=600 "$FB" --queue-depth=1,2 --engine=sync --size=1M \
 	--offset=0 "$IMG" >"$TMP/out" 2>"$TMP/err"
 st=$? OUT=$(cat "$TMP/out") ERR=$(cat "$TMP/err")
-if [ "$st" -eq 0 ] || grep -q "ASan runtime does not come first" <<<"$ERR"; then
+if [ ! -f "$SHIM" ]; then
+	fail "tests/faultshim.so is missing (make check builds it)"
+elif [ "$st" -eq 0 ] || grep -q "ASan runtime does not come first" <<<"$ERR"; then
 	skip "the fault shim does not reach this build's pread/pwrite (sanitizers)"
 else
 	ok "interrupted in run 2: exit 130 ($st)" [ "$st" -eq 130 ]
