@@ -19,6 +19,7 @@
 
 #define MiB (1024ull * 1024)
 
+static int set_blocksize(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len);
@@ -34,8 +35,9 @@ static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
  * also with --analyze. --erasesize moves the default --offset.
  */
 static const struct fb_option shared_opts[] = {
-	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED | SCOPE_WRITES, "SIZE",
-	       "smallest block size (default 16KiB)"),
+	{ .name = "blocksize", .letter = 'b', .kind = FO_CALL, .call = set_blocksize,
+	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
+	  .help = "smallest block size (default 16KiB; --queue-depth:\nthe request size, default 4KiB)" },
 	{ .name = "erasesize", .letter = 'e', .kind = FO_CALL, .call = set_erasesize,
 	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
 	  .help = "erase block (allocation unit) size (default 4MiB)" },
@@ -44,17 +46,20 @@ static const struct fb_option shared_opts[] = {
 	  .help = "tries per measurement, the fastest counts (default 8,\nat most 1000000)" },
 	{ .name = "offset", .kind = FO_CALL, .call = set_offset, .scope = SCOPE_LISTED | SCOPE_WRITES,
 	  .arg = "SIZE",
-	  .help = "where --open-au, --find-open-au and --interval start\n"
-		  "(default 16MiB rounded up to the erase size);\n"
-		  "--find-fat and --readahead start at 0 by default" },
+	  .help = "where --open-au, --find-open-au, --interval and\n"
+		  "--queue-depth start (default 16MiB rounded up to the\n"
+		  "erase size); --find-fat and --readahead start at 0 by\ndefault" },
 	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED | SCOPE_WRITES, NULL,
-	       "write inside each erase block in pseudo-random order"),
+	       "write inside each erase block in pseudo-random order;\n"
+	       "--queue-depth: the blocks in pseudo-random order"),
 	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
 	       "--readahead: bytes read per run (default a quarter of\n"
-	       "DEVICE, at most 64MiB, at least --max-size)"),
+	       "DEVICE, at most 64MiB, at least --max-size);\n"
+	       "--queue-depth: bytes per run of each depth (16MiB)"),
 	{ .name = "runs", .kind = FO_UINT, .off = offsetof(struct fb_opts, runs), .min = 1,
 	  .max = FB_MAX_RUNS, .scope = SCOPE_LISTED, .arg = "N",
-	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16)" },
+	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16); "
+		  "--queue-depth: runs per depth,\ninterleaved (default 3)" },
 	SHARED("max-write", 0, FO_SIZE, max_write, SCOPE_LISTED, "SIZE",
 	       "--find-open-au: write at most SIZE bytes in all"),
 	SHARED("max-time", 0, FO_DURATION, max_time, SCOPE_LISTED, "TIME",
@@ -113,7 +118,8 @@ static size_t nentries;
 static void add_entry(const struct fb_test *t, const struct fb_option *opt)
 {
 	struct entry *e = &entries[nentries];
-	int has_arg = !opt || opt->kind == FO_FLAG ? no_argument
+	int has_arg = !opt ? (t->flag_call ? optional_argument : no_argument)
+		      : opt->kind == FO_FLAG ? no_argument
 		      : opt->arg_optional ? optional_argument : required_argument;
 
 	e->test = t;
@@ -208,6 +214,12 @@ static int opt_uint(const struct fb_option *p, const char *v, unsigned *x, char 
 				 (unsigned long long)p->max);
 	*x = (unsigned)v64;
 	return FB_OK;
+}
+
+static int set_blocksize(struct fb_opts *o, const char *arg, char *err, size_t len)
+{
+	o->blocksize_set = true;	/* a test may have its own default */
+	return opt_size("blocksize", arg, &o->blocksize, false, err, len);
 }
 
 static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len)
@@ -332,7 +344,7 @@ static bool applies(const struct entry *e, const struct fb_test *t)
 	if (!e->opt || e->test)
 		return e->test == t;
 	scope = e->opt->scope;
-	return (scope & SCOPE_ANY) || ((scope & SCOPE_WRITES) && t->writes) ||
+	return (scope & SCOPE_ANY) || ((scope & SCOPE_WRITES) && fb_test_writes(t)) ||
 	       ((scope & SCOPE_LISTED) && lists(t, e->name));
 }
 
@@ -478,7 +490,7 @@ static int take(const struct entry *e, struct fb_opts *o, char *err, size_t len)
 		       : strcmp(e->name, "version") == 0 ? CLI_VERSION : CLI_LIST_SIMS;
 	if (!e->opt) {
 		fb_test_select(o, e->test);
-		return FB_OK;
+		return e->test->flag_call ? e->test->flag_call(optarg, err, len) : FB_OK;
 	}
 	return set_option(e->opt, o, optarg, err, len);
 }

@@ -80,7 +80,7 @@ void cli_usage(FILE *f)
 	      "Tests (read-only tests never write; write tests DESTROY data on DEVICE),\n"
 	      "each with the options only it takes:\n", f);
 	for (const struct fb_test *const *t = fb_tests; *t; t++) {
-		put_item(f, (*t)->letter, (*t)->name, NULL, false, (*t)->help);
+		put_item(f, (*t)->letter, (*t)->name, (*t)->flag_arg, true, (*t)->help);
 		put_options(f, (*t)->options);
 	}
 	fputs("\nOptions shared by several tests:\n", f);

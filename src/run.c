@@ -40,6 +40,9 @@ static void print_verbose(const struct fb_opts *o, const struct target *t)
 			else if (x->kind == FO_SIZE || x->kind == FO_SIZE0)
 				fprintf(stderr, "%s %s %s", sep, x->name,
 					fmt_size(a, sizeof(a), fb_option_u64(x, o)));
+			else if (x->kind == FO_TEXT)
+				fprintf(stderr, "%s %s %s", sep, x->name,
+					*(const char *const *)x->var ? *(const char *const *)x->var : "-");
 			else if (x->kind == FO_FLAG)
 				fprintf(stderr, "%s %s %s", sep, x->name,
 					fb_option_u64(x, o) ? "on" : "off");
@@ -95,6 +98,8 @@ static void put_param(const struct fb_option *x, const struct fb_opts *o)
 		out_param_bool(x->name, fb_option_u64(x, o) != 0);
 	else if (x->kind == FO_PERCENT)
 		out_param_real(x->name, *(const double *)x->var);
+	else if (x->kind == FO_TEXT && x->var && *(const char *const *)x->var)
+		out_param_str(x->name, *(const char *const *)x->var);	/* a test's own */
 	else if (x->kind != FO_TEXT && x->kind != FO_CALL)
 		out_param_u64(x->name, fb_option_u64(x, o));
 }
@@ -175,7 +180,7 @@ int run_regions(const struct fb_opts *o, const char *device, uint64_t size, stru
 	*r = NULL;
 	*n = 0;
 	for (const struct fb_test *const *p = fb_tests; *p && st == FB_OK; p++)
-		if (fb_test_selected(o, *p) && (*p)->writes)
+		if (fb_test_selected(o, *p) && fb_test_writes(*p))
 			st = add_regions(o, *p, device, size, r, n);
 	if (st != FB_OK) {
 		free(*r);

@@ -78,6 +78,23 @@ void eng_buffer_free(void *buf)
 	free(buf);
 }
 
+void eng_device_error(const struct target *t, bool wr, uint64_t off, size_t len, const char *why)
+{
+	snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
+		 t->path, wr ? "write" : "read", (unsigned long long)off, len, why);
+	fprintf(stderr, "flashbench: %s\n", last_error);
+}
+
+bool eng_write_allowed(uint64_t off, size_t len)
+{
+	if (regions_allowed(off, len))
+		return true;
+	/* A module wrote where main.c did not announce (or back up). */
+	fprintf(stderr, "flashbench: internal error: write outside the announced region "
+		"at offset %llu, length %zu; nothing written there\n", (unsigned long long)off, len);
+	return false;
+}
+
 static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns, bool wr)
 {
 	int r;
@@ -86,18 +103,11 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 		return FB_EINTR;
 	if (out_error())
 		return FB_EDEV;	/* the output layer said why */
-	if (wr && !regions_allowed(off, len)) {
-		/* A module wrote where main.c did not announce (or back up). */
-		fprintf(stderr, "flashbench: internal error: write outside the announced region "
-			"at offset %llu, length %zu; nothing written there\n",
-			(unsigned long long)off, len);
+	if (wr && !eng_write_allowed(off, len))
 		return FB_EDEV;
-	}
 	r = wr ? target_write(t, buf, len, off, ns) : target_read(t, buf, len, off, ns);
 	if (r < 0) {
-		snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
-			 t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
-		fprintf(stderr, "flashbench: %s\n", last_error);
+		eng_device_error(t, wr, off, len, strerror(-r));
 		return FB_EDEV;
 	}
 	return FB_OK;

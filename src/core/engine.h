@@ -7,6 +7,7 @@
 #define FB_ENGINE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,6 +61,31 @@ size_t eng_write_buffer_len(uint64_t len);
  * is larger. *ns is the sum of their times. Returns as eng_write().
  */
 int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off, uint64_t *ns);
+
+/* A device error: "DEVICE: read at offset O, length L: WHY" on stderr, kept for the JSON. */
+void eng_device_error(const struct target *t, bool wr, uint64_t off, size_t len, const char *why);
+/* Does the write guard allow [off, off + len)? If not, says so on stderr. */
+bool eng_write_allowed(uint64_t off, size_t len);
+
+/*
+ * Queued requests (engine_queue.c), with the checks of eng_read() and
+ * eng_write(): the stop flag and the output before each submission, the
+ * write guard, and a request that fails stops the test with its offset,
+ * length and strerror (or the short transfer).
+ *
+ * eng_queue_open: room for depth outstanding requests on engine kind,
+ * [buf, buf + len) registered; FB_OK, or FB_EDEV after printing why.
+ * eng_queue_submit: FB_OK, FB_EINTR, FB_EDEV (also for a full queue: a
+ * caller's mistake). eng_queue_reap: waits for at least min completions
+ * (fewer only when a signal came: *got says how many), FB_OK or FB_EDEV.
+ * eng_queue_close: waits for the requests in flight, drops the queue.
+ */
+int eng_queue_open(struct target *t, enum qio_kind kind, unsigned depth, void *buf, size_t len);
+int eng_queue_submit(struct target *t, bool write, void *buf, size_t len, uint64_t off,
+		     uint64_t tag);
+int eng_queue_reap(struct target *t, unsigned min, struct qio_done *done, unsigned max,
+		   unsigned *got);
+void eng_queue_close(struct target *t);
 
 /* The fastest of count reads of the same range. */
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,

@@ -28,6 +28,7 @@ struct fb_opts {
 	uint32_t tests;		/* selected: bit i is fb_tests[i] (src/tests/table.c) */
 	/* flashbench's parameters */
 	uint64_t blocksize;
+	bool blocksize_set;	/* --blocksize given (else a test may use its own default) */
 	uint64_t erasesize;
 	bool erasesize_set;	/* --erasesize given (else --find-open-au takes -a's verdict) */
 	uint64_t offset;

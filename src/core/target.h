@@ -3,6 +3,13 @@
  * file, a block device, the simulated card -- is opened here and reached
  * through a table of operations. A timed operation returns 0 and stores
  * the time it took in *ns, or returns a negative errno; never both.
+ *
+ * Queued requests (several outstanding, completing in any order) are a
+ * second pair of operations on the records of core/qio.h: files and
+ * block devices run them through a qio engine (io_uring, Linux AIO or
+ * pread/pwrite), the simulated card serves them on its virtual clock over
+ * its channels. Each completion carries the request's own latency from
+ * submission to completion; now() is the clock those are measured on.
  */
 #ifndef FB_TARGET_H
 #define FB_TARGET_H
@@ -12,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "core/qio.h"
 
 /* Flags for target_open(). */
 #define TGT_WRITE 0x1	/* open read-write (write tests only) */
@@ -30,6 +39,24 @@ struct target_ops {
 	/* Print counters (bytes read/written, garbage collections) for -v. May be NULL. */
 	void (*stats)(struct target *t, FILE *f);
 	void (*close)(struct target *t);
+	/*
+	 * Queued requests. qopen makes room for depth outstanding ones with
+	 * engine kind (the simulated card takes any kind and serves them
+	 * itself) and registers [buf, buf + len), the memory requests will
+	 * use, where that cuts the cost per request: 0 or -errno with a
+	 * one-line reason in err. qsubmit and qreap work as qio_submit() and
+	 * qio_reap(); qclose waits for what is in flight and drops the queue;
+	 * qdescribe names the engine and why it was chosen (for -v).
+	 */
+	int (*qopen)(struct target *t, enum qio_kind kind, unsigned depth, void *buf, size_t len,
+		     char *err, size_t errlen);
+	int (*qsubmit)(struct target *t, bool write, void *buf, size_t len, uint64_t off,
+		       uint64_t tag);
+	int (*qreap)(struct target *t, unsigned min, struct qio_done *done, unsigned max);
+	void (*qclose)(struct target *t);
+	const char *(*qdescribe)(struct target *t);
+	/* The clock of the queued latencies, in ns: CLOCK_MONOTONIC_RAW, or virtual. */
+	uint64_t (*now)(struct target *t);
 };
 
 struct target {

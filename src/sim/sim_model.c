@@ -305,29 +305,46 @@ uint64_t sim_write(struct sim_card *c, uint64_t off, uint64_t len)
 	return t;
 }
 
-uint64_t sim_batch(struct sim_card *c, struct sim_req *r, size_t n)
+static unsigned lanes(const struct sim_card *c)
 {
-	uint64_t lane[SIM_MAX_CHANNELS] = { 0 }, span = 0;
 	unsigned nl = c->p.channels;
 
-	if (nl < 1)
-		nl = 1;
-	if (nl > SIM_MAX_CHANNELS)
-		nl = SIM_MAX_CHANNELS;
-	for (size_t k = 0; k < n; k++) {
-		unsigned best = 0;
+	return nl < 1 ? 1 : nl > SIM_MAX_CHANNELS ? SIM_MAX_CHANNELS : nl;
+}
 
-		r[k].ns = r[k].write ? write_once(c, r[k].off, r[k].len)
-				     : read_once(c, r[k].off, r[k].len);
-		for (unsigned j = 1; j < nl; j++)
-			if (lane[j] < lane[best])
-				best = j;
-		lane[best] += r[k].ns;
-		if (lane[best] > span)
-			span = lane[best];
+uint64_t sim_queue_start(struct sim_card *c, uint64_t off, uint64_t len, bool write, uint64_t *cost)
+{
+	uint64_t t = write ? write_once(c, off, len) : read_once(c, off, len), start;
+	unsigned best = 0, nl = lanes(c);
+
+	for (unsigned j = 1; j < nl; j++)
+		if (c->lane_free[j] < c->lane_free[best])
+			best = j;
+	start = c->lane_free[best] > c->now_ns ? c->lane_free[best] : c->now_ns;
+	c->lane_free[best] = start + t;
+	if (cost)
+		*cost = t;
+	return start + t;
+}
+
+void sim_queue_wait(struct sim_card *c, uint64_t t)
+{
+	if (t > c->now_ns)
+		c->now_ns = t;
+}
+
+uint64_t sim_batch(struct sim_card *c, struct sim_req *r, size_t n)
+{
+	uint64_t t0 = c->now_ns, end = t0;
+
+	for (size_t k = 0; k < n; k++) {
+		uint64_t done = sim_queue_start(c, r[k].off, r[k].len, r[k].write, &r[k].ns);
+
+		if (done > end)
+			end = done;
 	}
-	c->now_ns += span;
-	return span;
+	sim_queue_wait(c, end);
+	return end - t0;
 }
 
 void sim_idle(struct sim_card *c, uint64_t ns)

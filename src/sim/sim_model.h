@@ -93,11 +93,20 @@
  *   The first three are part of sim_read_cost() (deterministic functions
  *   of the offset and the seed); stalls are drawn like jitter.
  *
- * PARALLELISM: sim_batch() serves several requests as one batch: each
- *   costs what it would cost alone (in order), and the requests are
- *   spread over `channels` lanes (each to the least busy lane), so up to
- *   `channels` of them overlap. The batch takes as long as its busiest
- *   lane. With channels = 1 a batch costs the sum of its requests.
+ * PARALLELISM: the card has `channels` lanes, each free from some point
+ *   of the virtual clock on. sim_queue_start() takes a request at the
+ *   card's current time now_ns: it costs what it would cost alone (its
+ *   state changes, such as an AU's write pointer, happen in the order the
+ *   requests are started), goes to the lane that is free first, starts
+ *   when that lane is free (or now, if it already is) and keeps the lane
+ *   busy for its cost; the clock does not move (the host is not blocked).
+ *   sim_queue_wait() moves the clock forward to a completion, as a host
+ *   waiting for it. So up to `channels` requests overlap, more wait in
+ *   line: at depth d the card completes min(d, channels) requests per
+ *   request time, and latency from submission to completion grows with
+ *   d beyond the channels. With channels = 1 requests run one after the
+ *   other. sim_batch() starts several requests at once and waits for the
+ *   last: it takes as long as its busiest lane.
  */
 #ifndef FB_SIM_MODEL_H
 #define FB_SIM_MODEL_H
@@ -181,6 +190,7 @@ struct sim_card {
 	uint64_t tick;		/* LRU clock */
 	uint64_t cache_used;
 	unsigned nopen, nrandom;
+	uint64_t lane_free[SIM_MAX_CHANNELS];	/* virtual time each lane is free from */
 	struct sim_au open[SIM_MAX_OPEN_AU];
 	struct sim_counters n;
 };
@@ -206,7 +216,17 @@ uint64_t sim_read_cost(const struct sim_params *p, uint64_t off, uint64_t len);
 uint64_t sim_read(struct sim_card *c, uint64_t off, uint64_t len);
 uint64_t sim_write(struct sim_card *c, uint64_t off, uint64_t len);
 
-/* Serve n requests as one batch over the card's channels (see above). */
+/*
+ * Start one request at now_ns on the lane free first (see PARALLELISM);
+ * its cost is stored in *cost (may be NULL). Returns the virtual time it
+ * completes. The caller checks the range and the fail points.
+ */
+uint64_t sim_queue_start(struct sim_card *c, uint64_t off, uint64_t len, bool write, uint64_t *cost);
+/* The host waits until virtual time t (nothing happens if it is past). */
+void sim_queue_wait(struct sim_card *c, uint64_t t);
+
+/* Serve n requests as one batch over the card's channels (see above):
+ * each r[k].ns is its own cost; returns the time until the last is done. */
 uint64_t sim_batch(struct sim_card *c, struct sim_req *r, size_t n);
 
 /* Let ns of idle time pass: the clock moves, the cache drains. */

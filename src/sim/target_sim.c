@@ -18,6 +18,7 @@
 
 #include "core/fullio.h"
 #include "sim/sim_model.h"
+#include "sim/sim_queue.h"
 #include "sim/sim_spec.h"
 #include "core/target.h"
 #include "core/units.h"
@@ -26,6 +27,8 @@
 
 struct sim_priv {
 	struct sim_card card;
+	struct sim_queue q;	/* queued requests (empty until qopen) */
+	char desc[160];		/* qdescribe's text */
 	int img;		/* backing image, -1 for none (or not created yet) */
 	char create[PATH_MAX];	/* the image a write test creates at its first write */
 };
@@ -75,44 +78,105 @@ static int image_read(int fd, unsigned char *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-static int sim_read_op(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
+/* What a request does besides taking time: checks, fail points, data. 0 or -errno. */
+static int sim_access(struct target *t, void *buf, size_t len, uint64_t off, bool write)
 {
 	struct sim_priv *sp = priv(t);
 	int r = check_range(t, len, off);
 
 	if (r < 0)
 		return r;
-	if (sim_fails(&sp->card, off, len, false))
+	if (write && !t->writable)
+		return -EBADF;
+	if (sim_fails(&sp->card, off, len, write))
 		return -EIO;
+	if (write) {
+		if (sp->img < 0 && sp->create[0] && (r = create_image(sp)) < 0)
+			return r;
+		return sp->img >= 0 ? full_pwrite(sp->img, buf, len, off) : 0;
+	}
 	if (sp->img >= 0)
-		r = image_read(sp->img, buf, len, off);
-	else if (sp->create[0])
+		return image_read(sp->img, buf, len, off);
+	if (sp->create[0])
 		memset(buf, 0, len);	/* an image to be created: all zeros */
 	else
 		fill_pattern(buf, len, off);
+	return 0;
+}
+
+static int sim_read_op(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
+{
+	int r = sim_access(t, buf, len, off, false);
+
 	if (r < 0)
 		return r;
-	*ns = sim_read(&sp->card, off, len);
+	*ns = sim_read(&priv(t)->card, off, len);
 	return 0;
 }
 
 static int sim_write_op(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns)
 {
-	struct sim_priv *sp = priv(t);
-	int r = check_range(t, len, off);
+	int r = sim_access(t, (void *)buf, len, off, true);
 
 	if (r < 0)
 		return r;
-	if (!t->writable)
-		return -EBADF;
-	if (sim_fails(&sp->card, off, len, true))
-		return -EIO;
-	if (sp->img < 0 && sp->create[0] && (r = create_image(sp)) < 0)
-		return r;
-	if (sp->img >= 0 && (r = full_pwrite(sp->img, buf, len, off)) < 0)
-		return r;
-	*ns = sim_write(&sp->card, off, len);
+	*ns = sim_write(&priv(t)->card, off, len);
 	return 0;
+}
+
+/* Queued requests: any engine kind; the card's channels serve them (sim_queue.h). */
+static int sim_qopen(struct target *t, enum qio_kind kind, unsigned depth, void *buf, size_t len,
+		     char *err, size_t errlen)
+{
+	struct sim_priv *sp = priv(t);
+	int r;
+
+	(void)kind, (void)buf, (void)len;
+	sim_queue_free(&sp->q);
+	r = sim_queue_init(&sp->q, depth);
+	if (r < 0)
+		snprintf(err, errlen, "sim: queue depth %u: %s", depth, strerror(-r));
+	return r;
+}
+
+static int sim_qsubmit(struct target *t, bool write, void *buf, size_t len, uint64_t off,
+		       uint64_t tag)
+{
+	struct sim_priv *sp = priv(t);
+
+	if (len == 0 || len > QIO_MAX_LEN)
+		return -EINVAL;
+	if (sp->q.n >= sp->q.depth)
+		return -EBUSY;
+	return sim_queue_submit(&sp->card, &sp->q, write, off, (uint32_t)len, tag,
+				sim_access(t, buf, len, off, write));
+}
+
+static int sim_qreap(struct target *t, unsigned min, struct qio_done *done, unsigned max)
+{
+	struct sim_priv *sp = priv(t);
+
+	return (int)sim_queue_reap(&sp->card, &sp->q, min, done, max);
+}
+
+static void sim_qclose(struct target *t)
+{
+	sim_queue_free(&priv(t)->q);
+}
+
+static const char *sim_qdescribe(struct target *t)
+{
+	struct sim_priv *sp = priv(t);
+
+	snprintf(sp->desc, sizeof(sp->desc), "simulated card, depth %u: queued requests served "
+		 "on its virtual clock over %u channel%s (no I/O engine)", sp->q.depth,
+		 sp->card.p.channels, sp->card.p.channels == 1 ? "" : "s");
+	return sp->desc;
+}
+
+static uint64_t sim_now(struct target *t)
+{
+	return priv(t)->card.now_ns;
 }
 
 static void sim_idle_op(struct target *t, uint64_t ns)
@@ -142,6 +206,7 @@ static void sim_close_op(struct target *t)
 
 	if (sp->img >= 0)
 		close(sp->img);
+	sim_queue_free(&sp->q);
 	sim_card_free(&sp->card);
 	free(sp);
 	free(t);
@@ -154,6 +219,12 @@ static const struct target_ops sim_ops = {
 	.idle = sim_idle_op,
 	.stats = sim_stats_op,
 	.close = sim_close_op,
+	.qopen = sim_qopen,
+	.qsubmit = sim_qsubmit,
+	.qreap = sim_qreap,
+	.qclose = sim_qclose,
+	.qdescribe = sim_qdescribe,
+	.now = sim_now,
 };
 
 /*

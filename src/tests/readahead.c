@@ -28,6 +28,7 @@
 
 #include "core/engine.h"
 #include "tests/readahead.h"
+#include "tests/steps.h"
 #include "tests/test.h"
 #include "core/units.h"
 
@@ -479,6 +480,27 @@ static void ra_row(const struct ra_sweep *s, size_t i, bool mark)
 					      { .list = { cpu, s->runs } } });
 }
 
+static const struct out_field ra_step_fields[] = {
+	{ "from_bytes", OT_BYTES }, { "to_bytes", OT_BYTES }, { "change_pct", OT_REAL },
+	{ "p", OT_REAL }, { "verdict", OT_TEXT },
+};
+
+static const struct out_table ra_step_table = { "readahead-step", ra_step_fields, 5,
+						steps_text_bytes, NULL };
+
+/* With --runs given (2 or more): each step to the next size judged on its runs. */
+static void ra_steps(const struct ra_sweep *s)
+{
+	struct step_cell cell[RA_MAX_SIZES] = { { 0 } };
+	struct stats_cmp c[RA_MAX_SIZES];
+
+	if (!s->o->runs || s->runs < 2 || s->rows < 2)
+		return;
+	for (size_t i = 0; i < s->rows; i++)
+		cell[i] = (struct step_cell){ s->rate[i], s->runs };
+	steps_emit(&ra_step_table, s->size, cell, s->rows, c);
+}
+
 /* The best run of each complete row: what the plateau is judged on. */
 static void ra_best(const struct ra_sweep *s, double *best)
 {
@@ -530,6 +552,7 @@ static void ra_report(const struct ra_sweep *s, bool complete)
 	ra_describe(s);
 	for (size_t i = 0; i < s->rows + (s->part > 0); i++)
 		ra_row(s, i, complete && i == m);
+	ra_steps(s);
 	if (complete && s->rows)
 		ra_verdict(s, best, m);
 }
@@ -629,5 +652,5 @@ const struct fb_test test_readahead = {
 	.check = readahead_check,
 	.check_target = readahead_check_target,
 	.run = readahead_run,
-	.tables = (const struct out_table *const[]){ &ra_table, NULL },
+	.tables = (const struct out_table *const[]){ &ra_table, &ra_step_table, NULL },
 };

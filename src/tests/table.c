@@ -10,12 +10,14 @@
 
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
+extern const struct fb_test test_queue_depth;
 
 const struct fb_test *const fb_tests[] = {
 	&test_align,
 	&test_scatter,
 	&test_interval,
 	&test_readahead,
+	&test_queue_depth,
 	&test_find_fat,
 	&test_open_au,
 	&test_find_open_au,
@@ -51,10 +53,20 @@ void fb_test_select(struct fb_opts *o, const struct fb_test *t)
 	o->tests |= fb_test_bit(t);
 }
 
+bool fb_test_writes(const struct fb_test *t)
+{
+	if (!t->writes_with)
+		return t->writes;
+	for (const struct fb_option *w = t->options; w && w->name; w++)
+		if (strcmp(w->name, t->writes_with) == 0)
+			return t->writes && w->kind == FO_FLAG && *(const bool *)w->var;
+	return false;
+}
+
 bool fb_tests_write(const struct fb_opts *o)
 {
 	for (unsigned i = 0; fb_tests[i]; i++)
-		if ((o->tests & (1u << i)) && fb_tests[i]->writes)
+		if ((o->tests & (1u << i)) && fb_test_writes(fb_tests[i]))
 			return true;
 	return false;
 }

@@ -52,7 +52,21 @@ struct fb_test {
 	const char *name;	/* --NAME selects it; the JSON "test" */
 	char letter;		/* -L selects it (0: none) */
 	const char *help;	/* --help: what it measures, '\n' between lines */
+	/*
+	 * A value its flag may take (--queue-depth=1,4,16): the word for
+	 * --help ("LIST") and the parser, called with the value or with NULL
+	 * when none is given; 0 or FB_EUSAGE with a one-line message. NULL:
+	 * the flag takes no value.
+	 */
+	const char *flag_arg;
+	int (*flag_call)(const char *arg, char *err, size_t len);
 	bool writes;		/* overwrites data on DEVICE: every safety rule applies */
+	/*
+	 * A test that writes only when one of its own FO_FLAG options is
+	 * given (--queue-depth --write): that option's name. Its .writes is
+	 * true; without the option it is a read-only test in every respect.
+	 */
+	const char *writes_with;
 	/* the shared options it reads (cli.c's table): anything else is refused */
 	const char *const *uses;
 	/* its own options (NULL-name terminated; NULL: none) */
@@ -96,6 +110,8 @@ uint32_t fb_test_bit(const struct fb_test *t);
 bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t);
 /* Select it (a test that runs another first, as --find-open-au runs -a). */
 void fb_test_select(struct fb_opts *o, const struct fb_test *t);
+/* Does this test write in this run (.writes, and its .writes_with given)? */
+bool fb_test_writes(const struct fb_test *t);
 /* Does any selected test write? */
 bool fb_tests_write(const struct fb_opts *o);
 /* Every test's own options back to their defaults. */

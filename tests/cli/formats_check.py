@@ -73,7 +73,25 @@ def row_text(rec):
         cells += ["%10s" % ("-" if c is None else "%.1f" % c) for c in rec["cpu_pct"]]
         return "%s%6s %s" % ("==> " if rec["plateau"] else "    ", fmt_size(rec["size_bytes"]),
                               " ".join(cells))
+    if t == "queue-depth":
+        mm = "  (%.0f..%.0f)" % (rec["iops_min"], rec["iops_max"])
+        return "%5d %9.0f %-19s %8.1f %9s %9s %9s" % (
+            rec["depth"], rec["iops"], mm, rec["rate_bps"] / 1e6, fmt_time(rec["p50_ns"]),
+            fmt_time(rec["p99_ns"]), fmt_time(rec["max_ns"]))
+    if t in ("queue-depth-step", "readahead-step"):
+        words = {"significant": "significant", "within_spread": "within the spread of the runs",
+                 "within_noise": "within noise", "too_few_runs": "too few runs to judge"}
+        pct = math.copysign(math.floor(abs(rec["change_pct"]) + 0.5), rec["change_pct"]) + 0.0
+        if t == "queue-depth-step":
+            a, b = "%d" % rec["from_depth"], "%d" % rec["to_depth"]
+        else:
+            a, b = fmt_size(rec["from_bytes"]), fmt_size(rec["to_bytes"])
+        return "%s -> %s: %+.0f%%, %s" % (a, b, pct, words[rec["verdict"]])
     return None
+
+
+# The column headers of the tables that have one: text lines with no record.
+HEADERS = {"readahead": "size", "queue-depth": "depth"}
 
 
 def check_json(text_path, json_path):
@@ -93,7 +111,8 @@ def check_json(text_path, json_path):
             want = rec["text"]
         # header lines (readahead) appear only in the text
         while at < len(lines) and want is not None and lines[at] != want and \
-                rec["type"] == "row" and rec["table"] == "readahead" and "size" in lines[at]:
+                rec["type"] == "row" and rec["table"] in HEADERS and \
+                lines[at].split()[:1] == [HEADERS[rec["table"]]]:
             at += 1
         if at >= len(lines):
             print("json record %r has no text line left" % rec)

@@ -85,6 +85,15 @@ expect_status 0 "sim: --plateau=30 --runs=3" "$FB" --readahead --size=16M --plat
 ok "--plateau=30 marks $want (got $(marked))" [ "$(marked)" = "$want" ]
 ok "--plateau=30 is not the 5% marker" [ "$want" != "64KiB" ]
 ok "--runs=3: three rate and three %CPU columns" grep -qE '^ +size +1st MB/s +2nd MB/s +3rd MB/s +1st %CPU +2nd %CPU +3rd %CPU$' <<<"$OUT"
+# --runs given: each step to the next size judged on its runs (steps.h):
+# sim:sd rises to its read-chunk (64KiB) and is flat after (with jitter:
+# runs without any scatter make a difference of 0.1% certain).
+expect_status 0 "sim: --runs=3 with jitter" "$FB" --readahead --size=16M --runs=3 sim:sd,jitter=3
+ok "--runs=3: a step line per pair of sizes" [ "$(grep -cE '^[0-9]+(KiB|MiB) -> [0-9]+(KiB|MiB): [-+][0-9]+%, ' <<<"$OUT")" -eq 11 ]
+ok "--runs=3: the rise to 64KiB is significant" grep -qx '32KiB -> 64KiB: +20%, significant' <<<"$OUT"
+ok "--runs=3: flat after 64KiB" [ "$(grep -cE '^(64|128|256|512)KiB -> .*: [-+][0-3]%, within noise$' <<<"$OUT")" -eq 4 ]
+expect_status 0 "sim: default runs" "$FB" --readahead --size=16M sim:sd
+ok "no --runs: no step lines (flashbench's table as it was)" not grep -q ' -> ' <<<"$OUT"
 expect_status 0 "sim: --min-size/--max-size" "$FB" --readahead --min-size=16K --max-size=256K --size=1M sim:usb
 ok "16KiB..256KiB: 5 rows" [ "$(rows)" -eq 5 ]
 ok "the last row is 256KiB" grep -qE '^(==> |    ) *256KiB ' <<<"$(grep -E "$ROW_RE" <<<"$OUT" | tail -1)"

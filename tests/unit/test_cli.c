@@ -206,7 +206,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", "-O");
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
-	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
+	BAD("no test selected: use --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
 	    "--open-au or --find-open-au (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
@@ -244,7 +244,7 @@ static void getopt_errors(void)
 	BAD("option '--align' doesn't allow an argument", "--align=3", "sim:");
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
-	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
+	BAD("no test selected: use --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
 	    "--open-au or --find-open-au (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
@@ -259,7 +259,7 @@ static const char *sample_value(const char *name)
 		{ "scatter-order", "4" }, { "scatter-span", "2" }, { "interval-order", "8" },
 		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
 		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
-		{ "out", "o.txt" }, { "backup", "b.backup" },
+		{ "out", "o.txt" }, { "backup", "b.backup" }, { "engine", "aio" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -273,8 +273,10 @@ enum {
 	U_ALIGN = 1u << 0, U_SCATTER = 1u << 1, U_INTERVAL = 1u << 2, U_READAHEAD = 1u << 3,
 	U_OPEN_AU = 1u << 4, U_FIND_FAT = 1u << 5, U_FIND_OPEN_AU = 1u << 6,
 	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
+	/* --queue-depth reads; with --write it is a write test */
+	U_QD = 1u << 9, U_QD_WRITE = 1u << 10, U_QDS = U_QD | U_QD_WRITE,
 	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
-	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES,
+	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS,
 };
 
 /* The words that select test bit b (DEVICE added by the caller, but not for
@@ -282,7 +284,7 @@ enum {
 static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
-	{ "--restore=b.backup" },
+	{ "--restore=b.backup" }, { "--queue-depth=1,4" }, { "--queue-depth=1,4", "--write" },
 };
 
 /*
@@ -292,27 +294,29 @@ static const char *const test_words[][3] = {
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */
 static const struct { const char *name; unsigned tests; } expect_uses[] = {
-	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES },
-	{ "erasesize", U_INTERVAL | U_WRITES },
+	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES | U_QDS },
+	{ "erasesize", U_INTERVAL | U_WRITES | U_QD_WRITE },
 	{ "count", U_ALIGN | U_SCATTER | U_INTERVAL },
-	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES },
+	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS },
 	{ "open-au-nr", U_OPEN_AU },
-	{ "random", U_WRITES },
+	{ "random", U_WRITES | U_QDS },
 	{ "fat-nr", U_FIND_FAT },
 	{ "scatter-order", U_SCATTER },
 	{ "scatter-span", U_SCATTER },
 	{ "interval-order", U_INTERVAL },
 	{ "min-size", U_READAHEAD },
 	{ "max-size", U_READAHEAD },
-	{ "size", U_READAHEAD },
-	{ "runs", U_READAHEAD },
+	{ "size", U_READAHEAD | U_QDS },
+	{ "runs", U_READAHEAD | U_QDS },
+	{ "write", U_QDS },
+	{ "engine", U_QDS },
 	{ "buffered", U_READAHEAD },
 	{ "plateau", U_READAHEAD },
-	{ "preserve", U_WRITES },
-	{ "backup", U_WRITES },
+	{ "preserve", U_WRITES | U_QD_WRITE },
+	{ "backup", U_WRITES | U_QD_WRITE },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
-	{ "no-early-stop", U_WRITES },
+	{ "no-early-stop", U_WRITES | U_QD_WRITE },
 	{ "out", U_TESTS | U_ANALYZE },
 	{ "format", U_TESTS | U_ANALYZE },
 	{ "verbose", U_TESTS },
@@ -401,7 +405,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version",
+		"analyze", "restore", "list-sims", "help", "version", "queue-depth",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;

@@ -52,10 +52,14 @@ static uint64_t file_sum(const char *path)
 	return h;
 }
 
-/* Run one test on path with its own words; returns the exit status. */
-static int run_one(const struct fb_test *t, const char *path)
+/*
+ * Run one test on path with its own words; returns the exit status. A
+ * test that writes only with one of its options (.writes_with) is run
+ * with it when wr, else as the read-only test it then is.
+ */
+static int run_one(const struct fb_test *t, const char *path, bool wr)
 {
-	char flag[64];
+	char flag[64], wflag[64];
 	char *argv[12];
 	int argc = 0, r;
 	struct fb_opts o;
@@ -67,7 +71,13 @@ static int run_one(const struct fb_test *t, const char *path)
 		argv[argc++] = "--erasesize=1M";
 	if (strcmp(t->name, "readahead") == 0)
 		argv[argc++] = "--size=8M";
-	if (t->writes)
+	if (strcmp(t->name, "queue-depth") == 0)
+		argv[argc++] = "--size=1M";
+	if (t->writes_with && wr) {
+		snprintf(wflag, sizeof(wflag), "--%s", t->writes_with);
+		argv[argc++] = wflag;
+	}
+	if (t->writes && wr)
 		argv[argc++] = "--erasesize=1M";
 	argv[argc++] = "--out=/dev/null";
 	argv[argc++] = (char *)path;
@@ -104,7 +114,7 @@ static void safety_for_every_write_test(void)
 	lock = open(path, O_RDWR);
 	CHECK(lock >= 0 && fcntl(lock, F_OFD_SETLK, &fl) == 0);
 	for (const struct fb_test *const *t = fb_tests; *t; t++) {
-		int r = run_one(*t, path);
+		int r = run_one(*t, path, true);
 
 		if ((*t)->writes && r != FB_ESAFETY)
 			printf("FAIL: write test --%s was not refused: exit %d\n", (*t)->name, r);
@@ -112,6 +122,11 @@ static void safety_for_every_write_test(void)
 			printf("FAIL: read-only test --%s did not run: exit %d\n", (*t)->name, r);
 		CHECK(r == ((*t)->writes ? FB_ESAFETY : FB_OK));
 		CHECK(file_sum(path) == before);
+		/* without the option that makes it write: it reads, and runs */
+		if ((*t)->writes_with) {
+			CHECK(run_one(*t, path, false) == FB_OK);
+			CHECK(file_sum(path) == before);
+		}
 	}
 	close(lock);
 	unlink(path);

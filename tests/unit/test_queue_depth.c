@@ -1,0 +1,114 @@
+/*
+ * --queue-depth's pure parts: the depth list (N, A..B doubling, rising,
+ * bounded) and where the rise of throughput ends, judged on runs by
+ * core/stats: on a card with 4 channels the rise is significant up to 4
+ * and the steps after it are noise, whatever the jitter's draw.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tests/queue_depth.h"
+#include "unit.h"
+
+static char err[256];
+
+static int parse(const char *s, unsigned *d, size_t *n)
+{
+	err[0] = '\0';
+	return qd_parse_list(s, d, n, err, sizeof(err));
+}
+
+static void lists(void)
+{
+	unsigned d[QD_MAX_DEPTHS];
+	size_t n;
+
+	CHECK(parse("1,2,4,8,16,32", d, &n) == 0 && n == 6 && d[0] == 1 && d[5] == 32);
+	CHECK(parse("1..64", d, &n) == 0 && n == 7 && d[6] == 64 && d[3] == 8);
+	/* B is always measured, also off the doubling */
+	CHECK(parse("3..20", d, &n) == 0 && n == 4 && d[0] == 3 && d[1] == 6 && d[2] == 12 &&
+	      d[3] == 20);
+	CHECK(parse("1,4..16,100", d, &n) == 0 && n == 5 && d[1] == 4 && d[3] == 16 && d[4] == 100);
+	CHECK(parse("7", d, &n) == 0 && n == 1 && d[0] == 7);
+	CHECK(parse("5..5", d, &n) == 0 && n == 1 && d[0] == 5);
+	CHECK(parse("1024", d, &n) == 0 && n == 1);
+	const char *bad[] = { "", "0", "1,", ",1", "1,,2", "4,2", "2,2", "1..", "..4", "8..4",
+			      "1025", "1..2000", "x", "1,x", "-1", "+2", " 1", "1 ", "1.5",
+			      "99999999999999999999", "1...4", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,"
+			      "16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33", NULL };
+	for (const char **b = bad; *b; b++) {
+		int r = parse(*b, d, &n);
+
+		if (r == 0)
+			printf("FAIL: --queue-depth=%s was taken\n", *b);
+		CHECK(r < 0);
+		/* one line naming the option and the value */
+		CHECK(strncmp(err, "--queue-depth=", 14) == 0 && strstr(err, *b) && !strchr(err, '\n'));
+	}
+	/* 32 depths fit */
+	CHECK(parse("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,"
+		    "29,30,31,32", d, &n) == 0 && n == 32);
+}
+
+/* A normal draw (Box-Muller) from a fixed seed. */
+static double gauss(unsigned *seed)
+{
+	double u = (rand_r(seed) + 1.0) / (RAND_MAX + 2.0), v = (rand_r(seed) + 1.0) / (RAND_MAX + 2.0);
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/*
+ * Runs of a device whose IOPS grow with depth up to 4 channels and are
+ * flat after, each run off by jitter percent (sd): the rise ends at 4.
+ */
+static void saturation_on_channels(void)
+{
+	const unsigned depth[] = { 1, 2, 4, 8, 16, 32 };
+	unsigned seed = 12345, wrong = 0;
+
+	for (unsigned trial = 0; trial < 200; trial++) {
+		double iops[6][3];
+		struct stats_cmp c[5];
+
+		for (unsigned i = 0; i < 6; i++)
+			for (unsigned j = 0; j < 3; j++)
+				iops[i][j] = 1000.0 * (depth[i] < 4 ? depth[i] : 4) *
+					     (1 + 0.02 * gauss(&seed));
+		for (unsigned i = 0; i < 5; i++)
+			stats_compare(iops[i], 3, iops[i + 1], 3, &c[i]);
+		wrong += qd_saturation(c, 6) != 2;
+	}
+	/* a false "significant" among the three flat steps only now and then */
+	CHECK(wrong <= 200 / 10);
+}
+
+static void saturation_rules(void)
+{
+	struct stats_cmp c[4] = { { .verdict = STATS_SIGNIFICANT, .change_pct = 90 },
+				  { .verdict = STATS_NOISE, .change_pct = 1 },
+				  { .verdict = STATS_SIGNIFICANT, .change_pct = 40 },
+				  { .verdict = STATS_WITHIN_SPREAD, .change_pct = 2 } };
+
+	/* the last significant rise counts: 3 (depth index), not 1 */
+	CHECK(qd_saturation(c, 5) == 3);
+	/* a significant drop is no rise */
+	c[2].change_pct = -40;
+	CHECK(qd_saturation(c, 5) == 1);
+	/* still rising at the deepest */
+	c[3] = (struct stats_cmp){ .verdict = STATS_SIGNIFICANT, .change_pct = 20 };
+	CHECK(qd_saturation(c, 5) == 4);
+	/* nothing rises: the first depth */
+	for (unsigned i = 0; i < 4; i++)
+		c[i] = (struct stats_cmp){ .verdict = STATS_NOISE };
+	CHECK(qd_saturation(c, 5) == 0);
+	CHECK(qd_saturation(c, 1) == 0);
+}
+
+int main(void)
+{
+	lists();
+	saturation_rules();
+	saturation_on_channels();
+	UNIT_DONE();
+}
