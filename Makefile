@@ -66,6 +66,11 @@ tests/fuzz/fuzz_args: tests/fuzz/fuzz_args.c $(LIB_SRCS) $(HDRS)
 fuzz: flashbench $(FUZZ_BINS)
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# The engine against fio, dd and a bare pread loop (root; see bench/run.sh).
+BENCH_ROUNDS ?= 7
+bench: flashbench
+	bench/run.sh $(BENCH_ROUNDS)
+
 install: flashbench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
@@ -78,4 +83,4 @@ clean:
 	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS) .build-flags
 
 FORCE:
-.PHONY: all check install lint clean fuzz FORCE
+.PHONY: all check install lint clean fuzz bench FORCE

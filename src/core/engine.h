@@ -31,7 +31,9 @@ void eng_signals(void);
 
 /*
  * An aligned buffer of len bytes for t, filled with a pseudo-random
- * pattern a controller cannot compress. NULL (with a message) on failure.
+ * pattern a controller cannot compress -- left untouched (not even paged
+ * in) for a target that keeps no data (t->data_discarded). NULL (with a
+ * message) on failure.
  */
 void *eng_buffer(struct target *t, size_t len);
 void eng_buffer_free(void *buf);
@@ -41,6 +43,8 @@ void eng_buffer_free(void *buf);
  * the stop flag is set (before the request), FB_EDEV when the results
  * can no longer be written (out_error(), before the request), or FB_EDEV after printing
  * "flashbench: DEVICE: read at offset O, length L: strerror" to stderr.
+ * The data eng_read() times is not looked at: a simulated card without an
+ * image does not make its pattern for it (target_read() still does).
  */
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns);
 int eng_write(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns);

@@ -59,20 +59,30 @@ struct target_ops {
 	uint64_t (*now)(struct target *t);
 };
 
+/*
+ * The fields every request reads (ops, fd, priv) come first, on one cache
+ * line; the 4 KiB path, read only for messages, comes last.
+ */
 struct target {
 	const struct target_ops *ops;
-	char path[4096];
 	int fd;			/* -1 for the simulated card */
+	/* Set by the engine around its timed reads, whose data nobody looks
+	 * at: the simulated card then makes no pattern (target_sim.c). */
+	bool data_unseen;
+	void *priv;		/* per-kind state */
 	uint64_t size;		/* bytes */
 	uint32_t sector;	/* logical sector: offsets and lengths are multiples */
 	uint32_t mem_align;	/* buffer address alignment for direct I/O */
 	bool blockdev;
 	bool sim;
 	bool writable;
+	/* Writes are not kept (the simulated card without an image): the
+	 * engine's buffers need no data, and are never touched. */
+	bool data_discarded;
 	dev_t rdev;		/* block devices: the device number */
 	dev_t st_dev;		/* regular files: the file system's device */
 	ino_t st_ino;
-	void *priv;		/* per-kind state */
+	char path[4096];
 };
 
 /*

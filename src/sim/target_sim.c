@@ -99,7 +99,7 @@ static int sim_access(struct target *t, void *buf, size_t len, uint64_t off, boo
 		return image_read(sp->img, buf, len, off);
 	if (sp->create[0])
 		memset(buf, 0, len);	/* an image to be created: all zeros */
-	else
+	else if (!t->data_unseen)	/* ~1 us per 4 KiB: only when looked at */
 		fill_pattern(buf, len, off);
 	return 0;
 }
@@ -312,6 +312,7 @@ int target_sim_open(const char *spec, int flags, struct target **out, char *err,
 	t->mem_align = SIM_SECTOR;
 	t->sim = true;
 	t->writable = (flags & TGT_WRITE) != 0;
+	t->data_discarded = !s.image[0];
 	t->priv = sp;
 	*out = t;
 	return 0;
