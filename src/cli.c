@@ -59,7 +59,8 @@ static const struct fb_option shared_opts[] = {
 	{ .name = "runs", .kind = FO_UINT, .off = offsetof(struct fb_opts, runs), .min = 1,
 	  .max = FB_MAX_RUNS, .scope = SCOPE_LISTED, .arg = "N",
 	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16); "
-		  "--queue-depth: runs per depth,\ninterleaved (default 3)" },
+		  "--queue-depth: runs per depth,\ninterleaved (default 3); --open-au: "
+		  "writes of each\nblock size (default 1); steps judged on them" },
 	SHARED("max-write", 0, FO_SIZE, max_write, SCOPE_LISTED, "SIZE",
 	       "--find-open-au: write at most SIZE bytes in all"),
 	SHARED("max-time", 0, FO_DURATION, max_time, SCOPE_LISTED, "TIME",

@@ -9,8 +9,17 @@
  * It ends with a verdict (verdict_sweep.h) on the rates as printed, also
  * when stopped early or interrupted, so that --analyze of the saved
  * output prints the same lines.
+ *
+ * With --runs=N each block size is written N times in a row; the line
+ * shows the median rate (so the verdicts read it as before), JSON and
+ * CSV every run, and each step to the next size is judged on the runs
+ * (tests/steps.h): a garbage collection's halving stands out as
+ * "significant", a wobble as "within noise".
  */
 #include <stdlib.h>
+
+#include "core/stats.h"
+#include "tests/steps.h"
 
 #include "core/engine.h"
 #include "tests/au_write.h"
@@ -29,12 +38,73 @@ static void open_au_text(char *line, size_t len, const union out_val *v)
 }
 
 static const struct out_field open_au_fields[] = {
-	{ "block_bytes", OT_BYTES }, { "rate_bps", OT_BPS },
+	{ "block_bytes", OT_BYTES }, { "rate_bps", OT_BPS }, { "rate_runs_bps", OT_BPS_LIST },
 };
 
 static const struct out_table open_au_table = {
-	"open-au", open_au_fields, 2, open_au_text, NULL,
+	"open-au", open_au_fields, 3, open_au_text, NULL,
 };
+
+static const struct out_field open_au_step_fields[] = {
+	{ "from_bytes", OT_BYTES }, { "to_bytes", OT_BYTES }, { "change_pct", OT_REAL },
+	{ "p", OT_REAL }, { "verdict", OT_TEXT },
+};
+
+static const struct out_table open_au_step_table = {
+	"open-au-step", open_au_step_fields, 5, steps_text_bytes, NULL,
+};
+
+/* The block sizes a sweep can visit: erase size down to a sector, halving. */
+#define OA_MAX_SIZES 64
+
+/* The rates of every run of every block size measured. */
+struct oa_runs {
+	unsigned runs;			/* --runs, or 1 */
+	size_t rows;
+	uint64_t size[OA_MAX_SIZES];
+	double rate[OA_MAX_SIZES][FB_MAX_RUNS];
+};
+
+/* With --runs given (2 or more): the steps between block sizes. */
+static void open_au_steps(const struct fb_opts *o, const struct oa_runs *m)
+{
+	struct step_cell cell[OA_MAX_SIZES] = { { 0 } };
+	struct stats_cmp c[OA_MAX_SIZES];
+
+	if (!o->runs || m->runs < 2 || m->rows < 2)
+		return;
+	for (size_t i = 0; i < m->rows; i++)
+		cell[i] = (struct step_cell){ m->rate[i], m->runs };
+	steps_emit(&open_au_step_table, m->size, cell, m->rows, c);
+}
+
+/* Write every block of size m->runs times; the row holds their median. */
+static int open_au_size(struct target *t, const struct fb_opts *o, const void *buf,
+			const uint64_t *starts, unsigned nr, uint64_t size, uint64_t *ns,
+			struct oa_runs *m, double *rate)
+{
+	double *v = m->rate[m->rows];
+
+	for (unsigned j = 0; j < m->runs; j++) {
+		uint64_t total = 0;
+		int r;
+
+		for (unsigned i = 0; i < nr; i++)
+			ns[i] = 0;
+		r = openau_write_round(t, buf, starts, nr, o->erasesize, size, o->random, ns);
+		if (r != FB_OK)
+			return r;
+		for (unsigned i = 0; i < nr; i++)
+			total += ns[i];
+		v[j] = (double)o->erasesize * nr * 1e9 / (double)(total ? total : 1);
+	}
+	*rate = stats_median(v, m->runs);
+	m->size[m->rows] = size;
+	out_row(&open_au_table, (union out_val[]){ { .u = size }, { .d = *rate },
+						   { .list = { v, m->runs } } });
+	m->rows++;
+	return FB_OK;
+}
 
 /* Its own option: the erase blocks written at once. */
 static unsigned open_au_nr;
@@ -62,10 +132,14 @@ static int open_au_run(const struct fb_opts *o, struct target *t)
 	void *buf;
 	struct oa_stop *stop = NULL;
 	struct oa_run run;
-	int r = eng_check_end(t, "open-au", openau_end(o, nr));
+	struct oa_runs *m = calloc(1, sizeof(*m));
+	int r = m ? eng_check_end(t, "open-au", openau_end(o, nr)) : FB_EDEV;
 
-	if (r != FB_OK)
+	if (r != FB_OK) {
+		free(m);
 		return r;
+	}
+	m->runs = o->runs ? o->runs : 1;
 	starts = calloc(nr, sizeof(*starts));
 	ns = calloc(nr, sizeof(*ns));
 	buf = eng_buffer(t, eng_write_buffer_len(o->erasesize));
@@ -79,21 +153,15 @@ static int open_au_run(const struct fb_opts *o, struct target *t)
 		starts[i] = openau_start(o, i);
 	oa_init(&run, o->erasesize);
 	run.complete = true;
-	for (uint64_t size = o->erasesize; au_sweep_size_ok(t, size, o->blocksize); size /= 2) {
-		uint64_t total = 0;
+	for (uint64_t size = o->erasesize;
+	     m->rows < OA_MAX_SIZES && au_sweep_size_ok(t, size, o->blocksize); size /= 2) {
 		double rate;
 
-		for (unsigned i = 0; i < nr; i++)
-			ns[i] = 0;
-		r = openau_write_round(t, buf, starts, nr, o->erasesize, size, o->random, ns);
+		r = open_au_size(t, o, buf, starts, nr, size, ns, m, &rate);
 		if (r != FB_OK) {
 			run.complete = false;
 			break;
 		}
-		for (unsigned i = 0; i < nr; i++)
-			total += ns[i];
-		rate = (double)o->erasesize * nr * 1e9 / (double)(total ? total : 1);
-		out_row(&open_au_table, (union out_val[]){ { .u = size }, { .d = rate } });
 		oa_add(&run, size, rate);
 		/* Every write a garbage collection: the rest would say the same, slowly. */
 		if (oa_stop_line(stop, size, &rate)) {
@@ -103,8 +171,10 @@ static int open_au_run(const struct fb_opts *o, struct target *t)
 		if (size % 2)
 			break;
 	}
+	open_au_steps(o, m);
 	open_au_verdict(o, &run, r);
 out:
+	free(m);
 	oa_stop_free(stop);
 	free(starts);
 	free(ns);
@@ -126,7 +196,8 @@ static const struct fb_option open_au_options[] = {
 	{ .name = NULL },
 };
 
-static const char *const open_au_uses[] = { "blocksize", "erasesize", "offset", "random", NULL };
+static const char *const open_au_uses[] = { "blocksize", "erasesize", "offset", "random", "runs",
+					     NULL };
 
 const struct fb_test test_open_au = {
 	.name = "open-au",
@@ -138,5 +209,5 @@ const struct fb_test test_open_au = {
 	.defaults = open_au_defaults,
 	.regions = open_au_regions,
 	.run = open_au_run,
-	.tables = (const struct out_table *const[]){ &open_au_table, NULL },
+	.tables = (const struct out_table *const[]){ &open_au_table, &open_au_step_table, NULL },
 };

@@ -16,6 +16,7 @@ runs=(
 	"queue-depth|--queue-depth=1..8 --runs=3 --size=1M sim:sd,channels=4,jitter=5"
 	"open-au|-O --open-au-nr=5 -b 64K sim:"
 	"open-au-slow|-O --open-au-nr=6 -b 64K sim:"
+	"open-au-runs|-O --open-au-nr=6 -b 64K --runs=3 sim:sd,jitter=5"
 	"find-fat|-f --random -b 64K sim:fat"
 	"find-open-au|--find-open-au -e 4M sim:"
 	"two|-a -i -b 1024 sim:fat"

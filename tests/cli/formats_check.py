@@ -78,7 +78,7 @@ def row_text(rec):
         return "%5d %9.0f %-19s %8.1f %9s %9s %9s" % (
             rec["depth"], rec["iops"], mm, rec["rate_bps"] / 1e6, fmt_time(rec["p50_ns"]),
             fmt_time(rec["p99_ns"]), fmt_time(rec["max_ns"]))
-    if t in ("queue-depth-step", "readahead-step"):
+    if t in ("queue-depth-step", "readahead-step", "open-au-step"):
         words = {"significant": "significant", "within_spread": "within the spread of the runs",
                  "within_noise": "within noise", "too_few_runs": "too few runs to judge"}
         pct = math.copysign(math.floor(abs(rec["change_pct"]) + 0.5), rec["change_pct"]) + 0.0

@@ -31,7 +31,7 @@ refused "-s --offset" "--offset=0: has no effect with --scatter" -s --offset=0 "
 refused "--readahead -b" "--blocksize=4K: has no effect with --readahead" --readahead -b 4K "$IMG"
 refused "-i --scatter-order" "--scatter-order=3: has no effect with --interval" \
 	-i --scatter-order=3 "$IMG"
-refused "-O --runs" "--runs=3: has no effect with --open-au" -O --runs=3 "sim:image=$NEW"
+refused "-O --size" "--size=16M: has no effect with --open-au" -O --size=16M "sim:image=$NEW"
 refused "--restore -v" "--verbose: has no effect with --restore" --restore="$TMP/b" -v "$IMG"
 refused "--analyze -b" "--blocksize=1M: has no effect with --analyze" --analyze="$IMG" -b 1M
 # one test of several using it is enough

@@ -307,7 +307,7 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "min-size", U_READAHEAD },
 	{ "max-size", U_READAHEAD },
 	{ "size", U_READAHEAD | U_QDS },
-	{ "runs", U_READAHEAD | U_QDS },
+	{ "runs", U_READAHEAD | U_OPEN_AU | U_QDS },
 	{ "write", U_QDS },
 	{ "engine", U_QDS },
 	{ "buffered", U_READAHEAD },
