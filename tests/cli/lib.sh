@@ -54,12 +54,21 @@ make_loop() {
 		     "$(stat -Lc %d:%i:%t:%T "$f")" ] &&
 		   [ "$(blockdev --getsize64 "$dev" 2>/dev/null)" -gt 0 ]; then
 			LOOPDEV=$dev
-			cleanup_add "losetup -d $LOOPDEV"
+			cleanup_add "detach_ours $LOOPDEV $(printf %q "$f")"
 			return 0
 		fi
 		sleep 0.2
 	done
 	return 1
+}
+# detach_ours DEV FILE: detach DEV only while FILE still backs it. A test
+# that detached DEV itself leaves its number free, and another process may
+# have attached its own device there by the time the cleanup runs.
+detach_ours() {
+	local back
+	back=$(losetup -nO BACK-FILE "$1" 2>/dev/null) || return 0
+	[ -n "$back" ] && [ "$(stat -Lc %d:%i:%t:%T "$back" 2>/dev/null)" = \
+		"$(stat -Lc %d:%i:%t:%T "$2" 2>/dev/null)" ] && losetup -d "$1"
 }
 done_testing() {
 	echo "cli: $_passed passed, $_failed failed, $_skipped skipped"
