@@ -41,7 +41,7 @@ fio_json() {	# rw fio-options...
 	local side=read; [ "$1" = write ] && side=write; shift
 	fio --name=b --filename="$dev" --direct=1 --output-format=json "$@" 2>/dev/null |
 		python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0][sys.argv[1]]; c=j["clat_ns"]
-print(j["iops"], j["bw_bytes"], c["min"], c["percentile"]["50.000000"])' "$side"
+print(j["iops"], j["bw_bytes"], c["min"], c.get("percentile", {}).get("50.000000", 0))' "$side"
 }
 # CPU time (user + system) of a command in ns, its output to $work/out
 cpu_ns() { /usr/bin/time -f '%e %U %S' -o "$work/cpu" "$@" >"$work/out"; awk '{ printf "%.0f", ($2 + $3) * 1e9 }' "$work/cpu"; }
@@ -107,6 +107,7 @@ fio_q32() {
 steps=(fb_d1 fio_d1 bare_d1 fio_r1 bare_r1 fb_sr fio_sr dd_sr fb_sw fio_sw dd_sw fb_q32 fio_q32)
 for ((r = 0; r < rounds; r++)); do
 	for ((i = 0; i < ${#steps[@]}; i++)); do
+		bench_own || { echo "bench: $dev is no longer the loop device over $img; stopped" >&2; exit 1; }
 		"${steps[$(((i + r) % ${#steps[@]}))]}"	# a different order every round
 	done
 done
@@ -144,11 +145,29 @@ else
 	echo "4KiB random read, depth 32: skipped: this flashbench has no --queue-depth (the queued engine, issue 12)"
 fi
 
+# User-space instructions per request (callgrind; the difference of two
+# runs, so start-up cancels): the tool's own cost, free of the noise of a
+# shared machine. flashbench's includes its row (-c 1: one row per read).
+ir() { valgrind --tool=callgrind --callgrind-out-file="$work/cg" "$@" >/dev/null 2>&1 &&
+	callgrind_annotate "$work/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'; }
+if command -v valgrind >/dev/null; then
+	a=$(ir "$FB" -s -b 4K -c 1 --scatter-order=12 --format=csv "$dev") b=$(ir "$FB" -s -b 4K -c 1 --scatter-order=13 --format=csv "$dev")
+	c=$(ir "$work/bareloop" read "$dev" 4096 4096 8192) d=$(ir "$work/bareloop" read "$dev" 4096 8192 8192)
+	e=$(ir "$FB" -s -b 4K -c 32 --scatter-order=12 sim:) f=$(ir "$FB" -s -b 4K -c 64 --scatter-order=12 sim:)
+	g=$(ir "$FB" -s -b 4K -c 8 --scatter-order=12 "$dev") h=$(ir "$FB" -s -b 4K -c 16 --scatter-order=12 "$dev")
+	echo "instructions per request (user space): flashbench -s -c 1 $(((b - a) / 4096)) (with its CSV row)," \
+		"one more timed read (-c 16 vs -c 8) $(((h - g) / 32768)); bareloop $(((d - c) / 4096)) (with its sort);" \
+		"simulated 4KiB read $(((f - e) / 131072))"
+else
+	echo "instructions per request: skipped: valgrind is not installed"
+fi
+
 # Peak RSS of every test against 2 x erase + 8 MiB (erase 4 MiB: 16384 KiB).
 rss() { /usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>&1 && tail -1 "$work/rss" || echo "failed:"; }
 tests=("-a" "-s" "-i" "--readahead" "-f -e 4M" "-O -e 4M" "--find-open-au -e 4M --max-write=64M"
 	"-O --random --open-au-nr=8 -e 4M")
 for target in sim: "$dev"; do
+	bench_own || { echo "bench: $dev is no longer the loop device over $img; stopped" >&2; exit 1; }
 	out="peak RSS on ${target/#\/dev\/*/the loop device} (erase 4MiB: limit 16384 KiB):"
 	for t in "${tests[@]}"; do
 		out+=" [$t] $(rss "$FB" $t "$target") KiB"

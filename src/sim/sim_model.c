@@ -16,6 +16,10 @@ uint64_t sim_xfer_ns(uint64_t n, uint64_t bw)
 
 	if (bw == 0)
 		return 0;
+	/* The same in 64 bits where it fits (every request up to 9 GB): a
+	 * 128-bit division cost a tenth of the simulated card's CPU time. */
+	if (n <= UINT64_MAX / 2 / 1000000000u)
+		return (n * 1000000000u + bw / 2) / bw;
 	/* 128 bits: n * 1e9 overflows 64 bits above 18 GB. */
 	t = ((unsigned __int128)n * 1000000000u + bw / 2) / bw;
 	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;

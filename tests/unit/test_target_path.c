@@ -3,7 +3,8 @@
  * target on the first cache line; a file's short read continued inside
  * the request, its end of file an error; the simulated card's timed reads
  * (eng_read) make no pattern, its other reads (target_read, the backup's)
- * still do; the engine's buffers untouched where the card keeps no data.
+ * still do; the engine's buffers untouched where the card keeps no data;
+ * the card's transfer time in 64 bits where it fits, the same as in 128.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include "core/engine.h"
 #include "core/opts.h"
 #include "core/target.h"
+#include "sim/sim_model.h"
 #include "unit.h"
 
 static void hot_fields(void)
@@ -80,8 +82,30 @@ static void sim_reads(void)
 	free(b);
 }
 
+static uint64_t xfer128(uint64_t n, uint64_t bw)
+{
+	unsigned __int128 t = ((unsigned __int128)n * 1000000000u + bw / 2) / bw;
+
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
+static void sim_xfer(void)
+{
+	const uint64_t edge = UINT64_MAX / 2 / 1000000000u;
+	const uint64_t ns[] = { 0, 1, 511, 4096, 1ull << 30, edge - 1, edge, edge + 1, 1ull << 40, UINT64_MAX };
+	const uint64_t bws[] = { 1, 3, 10000000, 22000000, 1ull << 40, UINT64_MAX };
+	int same = 1;
+
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++)
+		for (size_t j = 0; j < sizeof(bws) / sizeof(bws[0]); j++)
+			same &= sim_xfer_ns(ns[i], bws[j]) == xfer128(ns[i], bws[j]);
+	CHECK(same);
+	CHECK(sim_xfer_ns(4096, 0) == 0);
+}
+
 int main(void)
 {
+	sim_xfer();
 	hot_fields();
 	file_reads();
 	sim_reads();
