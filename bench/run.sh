@@ -16,7 +16,9 @@
 #                  so start-up and exit cancel; latencies from the rows
 #   1 MiB read     --readahead --min-size=1M --max-size=1M --runs=1: rate_bps_1
 #   1 MiB write    -O --open-au-nr=1 -e 64M -b 1M --offset=0: the 1MiB row
-#   depth 32       --queue-depth=32 --runs=1 --random -b 4096 (once it exists)
+#   4 KiB random   --queue-depth=1 --engine=sync --runs=1 --random -b 4096
+#   depth 1        --format=csv: the cell's IOPS (fio psync --rw=randread, bareloop rand)
+#   depth 32       --queue-depth=32 --runs=1 --random -b 4096 --format=csv: the cell's IOPS
 # fio and dd report their own rates (fio: its job time; dd: its copy time).
 set -eu
 rounds=${1:-7} dir=${2:-/dev/shm}
@@ -68,8 +70,13 @@ bare_d1() {
 	set -- $(sed 's/[a-z_]*=//g' "$work/out")
 	put d1.bare "$1"; put lmin.bare "$2"; put lmed.bare "$3"; put cpu.bare $((c / N))
 }
-# The same with random offsets, for the record (flashbench has no random
-# read test at depth 1 yet; the queue-depth test will be one).
+# The same with random offsets: flashbench's queue-depth test at depth 1
+# with the synchronous engine (its IOPS over the requests alone, as fio's).
+fb_r1() {
+	$has_qd || return 0
+	put r1.fb "$("$FB" --queue-depth=1 --engine=sync --runs=1 --random -b 4096 --size=$((N * 4096)) \
+		--format=csv "$dev" | csv_rows | awk '{ print $3 }')"
+}
 fio_r1() { set -- $(fio_json read --rw=randread --bs=4k --norandommap --number_ios=$N --ioengine=psync); put r1.fio "$1"; }
 bare_r1() { set -- $("$work/bareloop" read "$dev" 4096 $N rand | sed 's/[a-z_]*=//g'); put r1.bare "$1"; }
 csv_rows() { grep -E '^[0-9]' | tr , ' '; }
@@ -92,9 +99,8 @@ has_qd=false
 "$FB" --help | grep -q -- '--queue-depth' && has_qd=true
 fb_q32() {
 	$has_qd || return 0
-	local t0 t1
-	t0=$(ns); "$FB" --queue-depth=32 --runs=1 --random -b 4096 --size=$((N * 4096)) "$dev" >/dev/null; t1=$(ns)
-	put q32.fb "$(awk -v n=$N -v a=$((t1 - t0)) 'BEGIN { printf "%.0f", n * 1e9 / a }')"
+	put q32.fb "$("$FB" --queue-depth=32 --runs=1 --random -b 4096 --size=$((N * 4096)) \
+		--format=csv "$dev" | csv_rows | awk '{ print $3 }')"
 }
 fio_q32() {
 	$has_qd || return 0
@@ -104,7 +110,7 @@ fio_q32() {
 	put q32.libaio "$1"
 }
 
-steps=(fb_d1 fio_d1 bare_d1 fio_r1 bare_r1 fb_sr fio_sr dd_sr fb_sw fio_sw dd_sw fb_q32 fio_q32)
+steps=(fb_d1 fio_d1 bare_d1 fb_r1 fio_r1 bare_r1 fb_sr fio_sr dd_sr fb_sw fio_sw dd_sw fb_q32 fio_q32)
 for ((r = 0; r < rounds; r++)); do
 	for ((i = 0; i < ${#steps[@]}; i++)); do
 		bench_own || { echo "bench: $dev is no longer the loop device over $img; stopped" >&2; exit 1; }
@@ -133,7 +139,9 @@ line() {	# TITLE UNIT SCALE FB_KEY OTHER_KEY OTHER_NAME...
 echo "# $(uname -sr), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(fio --version)"
 echo "# $dev (--direct-io=on) over a 512MiB image in $dir; $rounds rounds, medians (min-max), ratio flashbench/other"
 line "4KiB strided read, depth 1" IOPS 1 d1.fb d1.fio "fio psync" d1.bare bareloop
-line "  (random offsets)" IOPS 1 d1.fb r1.fio "fio psync" r1.bare bareloop
+if $has_qd; then
+	line "4KiB random read, depth 1" IOPS 1 r1.fb r1.fio "fio psync" r1.bare bareloop
+fi
 line "  CPU (user+sys) / request" ns 1 cpu.fb cpu.bare bareloop
 line "latency minimum" us 1000 lmin.fb lmin.fio "fio clat" lmin.bare bareloop
 line "latency median" us 1000 lmed.fb lmed.fio "fio clat" lmed.bare bareloop
