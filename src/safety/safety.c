@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/sysfs.h"
-#include "safety/mountinfo.h"
+#include "core/mountinfo.h"
 #include "core/opts.h"
 #include "safety/runlock.h"
 #include "safety/safety.h"

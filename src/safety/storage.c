@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "core/sysfs.h"
-#include "safety/mountinfo.h"
+#include "core/mountinfo.h"
 #include "safety/storage.h"
 
 /* A loop device as sysfs shows it, read once per resolve. */

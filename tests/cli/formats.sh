@@ -17,6 +17,8 @@ runs=(
 	"open-au-slow|-O --open-au-nr=6 -b 64K sim:"
 	"find-fat|-f --random -b 64K sim:fat"
 	"find-open-au|--find-open-au -e 4M sim:"
+	"info|--info sim:"
+	"info-file|--info $TESTS_DIR/fixtures/sysfs/README.md"
 	"two|-a -i -b 1024 sim:fat"
 )
 for r in "${runs[@]}"; do

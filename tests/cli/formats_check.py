@@ -73,6 +73,11 @@ def row_text(rec):
         cells += ["%10s" % ("-" if c is None else "%.1f" % c) for c in rec["cpu_pct"]]
         return "%s%6s %s" % ("==> " if rec["plateau"] else "    ", fmt_size(rec["size_bytes"]),
                               " ".join(cells))
+    if t == "info":
+        v = rec["value"]
+        if rec["fact"].endswith("_bytes") and v.isdigit() and int(v) >= 1024:
+            v = "%s (%s)" % (v, fmt_size(int(v)))
+        return "%-31s %s" % (rec["fact"], v)
     return None
 
 
