@@ -78,10 +78,19 @@ int devinfo_discard(const struct devinfo *d)
 	return f && f->known ? (int)f->num : -1;
 }
 
+/*
+ * Only a size the device itself states counts: an SD card's AU from its
+ * SD status, an eMMC's erase group (EXT_CSD), sim:'s stated-erase=.
+ * The kernel's preferred_erase_size without an AU is its own figure from
+ * the capacity (512 KiB to 4 MiB), and an SD card's erase_size is its
+ * 512-byte erase granularity: neither says anything of the erase block.
+ */
 bool devinfo_stated_erase(const struct devinfo *d, uint64_t *bytes, const struct di_fact **from)
 {
-	static const char *const names[] = {
-		"sd_au_bytes", "mmc_preferred_erase_size_bytes", "sim_erase_bytes",
+	const struct di_fact *type = devinfo_get(d, "mmc_type");
+	bool mmc = type && type->known && strcmp(type->text, "MMC") == 0;
+	const char *const names[] = {
+		"sd_au_bytes", mmc ? "mmc_erase_size_bytes" : "", "sim_stated_erase_bytes",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -13,8 +13,10 @@
 #include "core/out.h"
 #include "verdicts/saved_output.h"
 #include "core/units.h"
+#include "tests/info.h"
 #include "tests/test.h"
 #include "verdicts/verdict_align.h"
+#include "verdicts/verdict_stated.h"
 
 /* How many boundaries of each size are measured and averaged. */
 #define ALIGN_POSITIONS 8
@@ -168,6 +170,16 @@ static uint64_t max_3x(uint64_t size, uint64_t bs)
 	return b;
 }
 
+/* Where the device states an erase block: does the measurement agree? */
+static void stated_line(const struct target *t, const struct va_verdict *v)
+{
+	struct di_fact from;
+	uint64_t stated;
+
+	if (info_stated_erase(t, &stated, &from))
+		vst_print(v, stated, from.name);
+}
+
 /*
  * The tail of the run: the 3 x 2^n rows (a separate block after the
  * unchanged power-of-two rows), then the verdict. It reads the numbers
@@ -205,6 +217,7 @@ static int align_tail(struct target *t, void *buf, uint64_t bs, unsigned count,
 	va_judge(all, m, &last);
 	have_last = true;
 	va_print(&last);
+	stated_line(t, &last);
 	return FB_OK;
 }
 

@@ -48,6 +48,11 @@ static void sim_facts(const struct target *t, struct devinfo *d)
 				*c = '_';
 		devinfo_add_text(d, name, eq + 1, "sim: parameter");
 	}
+	/* Only when the card states one, as a real card's SD status may (or not). */
+	if (s->p.stated_erase) {
+		v = s->p.stated_erase;
+		devinfo_add_num(d, "sim_stated_erase_bytes", DI_BYTES, &v, "sim: stated-erase=");
+	}
 	if (s->image[0])
 		devinfo_add_text(d, "sim_image", s->image, "sim: image=");
 	free(s);

@@ -32,6 +32,29 @@ expect_status 0 "--info sim:usb,erase=3M" "$FB" --info sim:usb,erase=3M
 is sim_preset usb
 is sim_erase_bytes 3145728
 is sim_open_au 12
+# a card that states its erase block (as an SD card's AU): the -a verdict compares
+WHAT="sim:stated-erase=8M"
+expect_status 0 "--info sim:stated-erase=8M" "$FB" --info sim:stated-erase=8M
+is sim_stated_erase_bytes 8388608
+expect_status 0 "--info sim:" "$FB" --info sim:
+ok "sim: states no erase block unless told" not grep -q '^sim_stated' <<<"$OUT"
+stated() {	# KEY RESULT-TEXT: the last line of -a on sim:stated-erase=KEY
+	expect_status 0 "-a on sim:stated-erase=$1" "$FB" -a "sim:stated-erase=$1"
+	ok "-a, stated $1: $2 (got '$(tail -1 <<<"$OUT")')" [ "$(tail -1 <<<"$OUT")" = "$2" ]
+	ok "-a, stated $1: the erase verdict is unchanged" grep -q '^verdict: erase block 4MiB (' <<<"$OUT"
+}
+stated 4M "verdict: the device states an erase block of 4MiB (sim_stated_erase_bytes): the measurement agrees"
+stated 8M "verdict: the device states an erase block of 8MiB (sim_stated_erase_bytes): the measured 4MiB differs"
+stated 3M "verdict: the device states an erase block of 3MiB (sim_stated_erase_bytes): the measured 4MiB differs"
+stated 512K "verdict: the device states an erase block of 512KiB (sim_stated_erase_bytes): the measured 4MiB is 8 of them"
+expect_status 0 "-a on sim: (states none)" "$FB" -a sim:
+ok "-a without a stated size: no such line" not grep -q 'device states' <<<"$OUT"
+expect_status 0 "-a on a card too noisy to judge" "$FB" -a -b 4K sim:stated-erase=4M,jitter=90
+ok "-a with no erase verdict: says it cannot compare" [ "$(tail -1 <<<"$OUT")" = "verdict: the device states an erase block of 4MiB (sim_stated_erase_bytes): the measurement named none to compare" ]
+"$FB" -a --format=json sim:stated-erase=4M >"$TMP/stated.json"
+ok "json: the stated_erase verdict" grep -q '"verdict":"stated_erase","result":"agrees","value":4194304,"unit":"bytes"' "$TMP/stated.json"
+"$FB" -a --format=csv sim:stated-erase=8M >"$TMP/stated.csv"
+ok "csv: the stated_erase verdict" grep -q '^# verdict: the device states an erase block of 8MiB' "$TMP/stated.csv"
 make_image "$TMP/card.img" 1
 sum0=$(sha256sum <"$TMP/card.img")
 expect_status 0 "--info of an image-backed card" "$FB" --info "sim:size=64M,image=$TMP/card.img"
