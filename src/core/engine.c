@@ -6,6 +6,7 @@
 
 #include "core/out.h"
 #include "core/engine.h"
+#include "core/progress.h"
 #include "core/opts.h"
 #include "core/regions.h"
 
@@ -97,9 +98,11 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 	if (r < 0) {
 		snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
 			 t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
+		progress_clear();
 		fprintf(stderr, "flashbench: %s\n", last_error);
 		return FB_EDEV;
 	}
+	progress_tick();
 	return FB_OK;
 }
 

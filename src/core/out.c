@@ -245,6 +245,7 @@ void out_test_stopped(const char *reason)
 
 void out_test_end(const char *status, const char *reason)
 {
+	progress_end();
 	if (!st.test)
 		return;
 	if (stop_reason && strcmp(status, "done") == 0) {

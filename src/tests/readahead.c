@@ -29,6 +29,7 @@
 #include "core/engine.h"
 #include "core/sysfs.h"
 #include "tests/readahead.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "core/units.h"
 
@@ -305,6 +306,7 @@ static void ra_progress(const struct ra_sweep *s, size_t i)
 
 	if (!s->o->verbose && !isatty(STDERR_FILENO))
 		return;
+	progress_clear();	/* the line comes back at the next request */
 	fprintf(stderr, "readahead: %s:", fmt_size(sz, sizeof(sz), s->size[i]));
 	for (unsigned j = 0; j < s->runs; j++)
 		fprintf(stderr, " %.1f", s->rate[i][j] / 1e6);
@@ -315,12 +317,15 @@ static int ra_sweep_all(struct ra_sweep *s)
 {
 	int r;
 
+	progress_begin("readahead runs", (uint64_t)s->n * s->runs);
 	for (size_t i = 0; i < s->n; i++) {
 		if (ra_opts.buffered && (r = ra_set(s, s->size[i])) != FB_OK)
 			return r;
-		for (s->part = 0; s->part < s->runs; s->part++)
+		for (s->part = 0; s->part < s->runs; s->part++) {
 			if ((r = ra_cell(s, i, s->part)) != FB_OK)
 				return r;
+			progress_update(i * s->runs + s->part + 1, NULL);
+		}
 		s->rows++;
 		s->part = 0;
 		ra_progress(s, i);
