@@ -110,7 +110,7 @@ bool devinfo_stated_erase(const struct devinfo *d, uint64_t *bytes, const struct
 static void sys_num(struct devinfo *d, const char *dir, const char *attr, uint64_t unit,
 		    const char *name, enum di_kind kind, const char *source)
 {
-	uint64_t v;
+	uint64_t v = 0;
 	bool ok = dir && sysfs_attr_u64(dir, attr, &v) == 0;
 
 	v *= unit;

@@ -403,7 +403,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version", "info",
+		"analyze", "restore", "list-sims", "help", "version", "info", "report",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;
