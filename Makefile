@@ -4,6 +4,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
@@ -67,8 +68,9 @@ fuzz: flashbench $(FUZZ_BINS)
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 install: flashbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
+	install -m 644 scripts/flashbench.bash-completion $(DESTDIR)$(COMPDIR)/flashbench
 	install -m 755 scripts/flashbench-plot $(DESTDIR)$(BINDIR)/flashbench-plot
 	install -m 644 man/flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 

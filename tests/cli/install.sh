@@ -9,4 +9,5 @@ ok "binary installed under DESTDIR/PREFIX/bin" [ -x "$TMP/root/opt/fb/bin/flashb
 ok "man page installed under DESTDIR/PREFIX/share/man/man1" [ -f "$TMP/root/opt/fb/share/man/man1/flashbench.1" ]
 ok "installed binary runs" "$TMP/root/opt/fb/bin/flashbench" --version
 ok "the plot script installed next to it" [ -x "$TMP/root/opt/fb/bin/flashbench-plot" ]
+ok "the bash completion installed" [ -f "$TMP/root/opt/fb/share/bash-completion/completions/flashbench" ]
 done_testing
