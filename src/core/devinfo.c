@@ -56,11 +56,15 @@ void devinfo_add_num(struct devinfo *d, const char *name, enum di_kind kind, con
 void devinfo_add_text(struct devinfo *d, const char *name, const char *v, const char *source)
 {
 	struct di_fact *f = add(d, name, DI_TEXT, source);
+	size_t n;
 
 	if (!f || !v)
 		return;
 	f->known = true;
-	snprintf(f->text, sizeof(f->text), "%s", v);
+	/* A longer value (a backing file's path) is cut, as snprintf would, without its warning. */
+	n = strnlen(v, sizeof(f->text) - 1);
+	memcpy(f->text, v, n);
+	f->text[n] = '\0';
 }
 
 const struct di_fact *devinfo_get(const struct devinfo *d, const char *name)
