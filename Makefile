@@ -4,6 +4,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR   = $(PREFIX)/bin
 MANDIR   = $(PREFIX)/share/man/man1
+COMPDIR  = $(PREFIX)/share/bash-completion/completions
 
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -Isrc
@@ -72,9 +73,22 @@ bench: flashbench
 	bench/run.sh $(BENCH_ROUNDS)
 
 install: flashbench
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
 	install -m 755 flashbench $(DESTDIR)$(BINDIR)/flashbench
+	install -m 644 scripts/flashbench.bash-completion $(DESTDIR)$(COMPDIR)/flashbench
+	install -m 755 scripts/flashbench-plot $(DESTDIR)$(BINDIR)/flashbench-plot
 	install -m 644 man/flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
+
+# The charts README.md shows, from runs on the simulated card (needs gnuplot).
+PLOTS = docs/plots
+plots: flashbench
+	mkdir -p $(PLOTS)
+	./flashbench -a -b 1K --format=csv sim: >$(PLOTS)/align.csv
+	scripts/flashbench-plot -o $(PLOTS)/align.png $(PLOTS)/align.csv
+	./flashbench --find-open-au -e 4M --format=json sim: >$(PLOTS)/find-open-au.json 2>/dev/null
+	scripts/flashbench-plot -o $(PLOTS)/find-open-au.png $(PLOTS)/find-open-au.json
+	./flashbench --readahead --format=csv sim:size=256M >$(PLOTS)/readahead.csv 2>/dev/null
+	scripts/flashbench-plot -o $(PLOTS)/readahead.png $(PLOTS)/readahead.csv
 
 lint:
 	mandoc -Tlint -W warning man/flashbench.1
@@ -83,4 +97,4 @@ clean:
 	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS) .build-flags
 
 FORCE:
-.PHONY: all check install lint clean fuzz bench FORCE
+.PHONY: all check install lint clean fuzz bench plots FORCE

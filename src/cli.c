@@ -23,6 +23,7 @@ static int set_blocksize(struct fb_opts *o, const char *arg, char *err, size_t l
 static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len);
+static int set_report(struct fb_opts *o, const char *arg, char *err, size_t len);
 
 #define SHARED(name_, letter_, kind_, field_, scope_, arg_, help_) \
 	{ .name = name_, .letter = letter_, .kind = kind_, .off = offsetof(struct fb_opts, field_), \
@@ -81,6 +82,11 @@ static const struct fb_option shared_opts[] = {
 	  .scope = SCOPE_ANY | SCOPE_ANALYZE, .arg = "FMT", .call = set_format,
 	  .help = "results as text (flashbench's lines, the default),\n"
 		  "json (one document) or csv (one table per test)" },
+	{ .name = "report", .kind = FO_CALL, .scope = SCOPE_ANY, .arg = "full",
+	  .arg_optional = true, .call = set_report,
+	  .help = "run --info, -a and --find-open-au (=full: and\n"
+		  "--readahead) and print one plain-text block of at most\n"
+		  "72 columns to paste into a mail (writes: see --find-open-au)" },
 	SHARED("verbose", 'v', FO_FLAG, verbose, SCOPE_ANY, NULL,
 	       "print the device geometry and parameters (stderr)"),
 	{ .name = NULL },
@@ -242,6 +248,21 @@ static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
 	if (out_parse_format(arg, &f) < 0)
 		return usage_err(err, len, "--format: '%s' is not text, json or csv", arg);
 	o->format = (int)f;
+	return FB_OK;
+}
+
+/* --report[=full]: the tests of a report; the block itself is chosen in check_opts(). */
+static int set_report(struct fb_opts *o, const char *arg, char *err, size_t len)
+{
+	static const char *const tests[] = { "info", "align", "find-open-au" };
+
+	if (arg && strcmp(arg, "full") != 0)
+		return usage_err(err, len, "--report=%s: takes nothing or 'full'", arg);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		fb_test_select(o, fb_test_find(tests[i]));
+	if (arg)
+		fb_test_select(o, fb_test_find("readahead"));
+	o->report = true;
 	return FB_OK;
 }
 
@@ -448,6 +469,11 @@ static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_
 		return usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
 	if (!o->tests)
 		return no_test(err, len);
+	if (o->report && o->format != OUT_TEXT)
+		return usage_err(err, len, "--report: is plain text, it does not go with --format=%s",
+				 o->format == OUT_JSON ? "json" : "csv");
+	if (o->report)
+		o->format = OUT_REPORT;
 	if ((r = check_unused(g, o->tests, NULL, err, len)) != FB_OK)
 		return r;
 	/* Only the write tests cut erase blocks into blocks. */

@@ -293,6 +293,12 @@ int fb_run(struct fb_opts *o)
 	bool measured;
 	int r;
 
+	/* Before any check that may refuse it: a report is not read-only. */
+	if (o->report)
+		fprintf(stderr, "flashbench: --report runs --find-open-au, which writes to %s and "
+			"destroys the data in the regions it announces: every safety check of a "
+			"write test applies%s\n", o->device,
+			o->preserve ? "" : " (--preserve puts the data back)");
 	if ((r = check_paths(o)) != FB_OK)
 		return r;
 	if ((r = open_target(o, &t)) != FB_OK)

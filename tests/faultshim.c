@@ -18,6 +18,9 @@
  *   FB_SIGNAL_PREAD_AT=N   the same for pread(), every device read: a Ctrl-C
  *                          at a known read of a read-only test, however fast
  *                          the device is
+ *   FB_DELAY_US=N          every pread() and pwrite() takes N microseconds
+ *                          longer: a slow card, so that a short test runs
+ *                          long enough in wall time to show its progress line
  *
  * The backup file of --preserve is written with write(), not pwrite(),
  * so the pwrite faults never hit it. Built by the Makefile as tests/faultshim.so.
@@ -43,6 +46,14 @@ static ssize_t real_pwrite(int fd, const void *buf, size_t len, off_t off)
 	return syscall(SYS_pwrite64, fd, buf, len, off);
 }
 
+static void maybe_delay(void)
+{
+	unsigned long us = env_num("FB_DELAY_US", 0);
+
+	if (us)
+		usleep((useconds_t)us);
+}
+
 ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
 	unsigned long n = ++calls;
@@ -66,6 +77,7 @@ ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 		errno = ENOSPC;
 		return -1;
 	}
+	maybe_delay();
 	return real_pwrite(fd, buf, len, off);
 }
 
@@ -96,6 +108,7 @@ static void maybe_raise(const char *at, unsigned long n)
 ssize_t pread(int fd, void *buf, size_t len, off_t off)
 {
 	maybe_raise("FB_SIGNAL_PREAD_AT", ++read_calls);
+	maybe_delay();
 	return syscall(SYS_pread64, fd, buf, len, off);
 }
 

@@ -6,6 +6,7 @@
 
 #include "core/out.h"
 #include "core/engine.h"
+#include "core/progress.h"
 #include "core/opts.h"
 #include "core/regions.h"
 
@@ -85,6 +86,7 @@ void eng_device_error(const struct target *t, bool wr, uint64_t off, size_t len,
 {
 	snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
 		 t->path, wr ? "write" : "read", (unsigned long long)off, len, why);
+	progress_clear();
 	fprintf(stderr, "flashbench: %s\n", last_error);
 }
 
@@ -119,6 +121,7 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 		eng_device_error(t, wr, off, len, strerror(-r));
 		return FB_EDEV;
 	}
+	progress_tick();
 	return FB_OK;
 }
 

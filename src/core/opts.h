@@ -44,7 +44,8 @@ struct fb_opts {
 	uint64_t max_time;	/* ns of device time a search may take, 0 = no limit */
 	/* where results go */
 	const char *out;
-	int format;		/* enum out_format: text, json, csv */
+	int format;		/* enum out_format: text, json, csv (report: --report) */
+	bool report;		/* --report[=full]: the tests it runs, as one block */
 	/* modes: saved output, a backup put back */
 	const char *analyze;
 	const char *restore;

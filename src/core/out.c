@@ -46,10 +46,11 @@ int out_open(const char *path, enum out_format fmt)
 		[OUT_TEXT] = &out_text_renderer,
 		[OUT_JSON] = &out_json_renderer,
 		[OUT_CSV] = &out_csv_renderer,
+		[OUT_REPORT] = &out_report_renderer,
 	};
 	FILE *f = stdout;
 
-	if ((unsigned)fmt > OUT_CSV)
+	if ((unsigned)fmt > OUT_REPORT)
 		return -EINVAL;
 	if (path && !(f = fopen(path, "w")))
 		return -errno;
@@ -71,6 +72,8 @@ enum out_format out_format(void)
 {
 	if (st.r == &out_json_renderer)
 		return OUT_JSON;
+	if (st.r == &out_report_renderer)
+		return OUT_REPORT;
 	return st.r == &out_csv_renderer ? OUT_CSV : OUT_TEXT;
 }
 
@@ -245,6 +248,7 @@ void out_test_stopped(const char *reason)
 
 void out_test_end(const char *status, const char *reason)
 {
+	progress_end();
 	if (!st.test)
 		return;
 	if (stop_reason && strcmp(status, "done") == 0) {

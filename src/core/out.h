@@ -16,7 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV };
+/* OUT_REPORT: --report's block of at most 72 columns (not a --format). */
+enum out_format { OUT_TEXT, OUT_JSON, OUT_CSV, OUT_REPORT };
 
 /* Field types; the unit is part of the type and of the JSON/CSV name. */
 enum out_type {

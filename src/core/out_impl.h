@@ -42,6 +42,7 @@ struct out_state {
 extern const struct out_renderer out_text_renderer;
 extern const struct out_renderer out_json_renderer;
 extern const struct out_renderer out_csv_renderer;
+extern const struct out_renderer out_report_renderer;
 
 /* A value as a plain number or string (CSV cells, text fallback, JSON). */
 void out_put_number(FILE *f, enum out_type type, const union out_val *v);

@@ -13,6 +13,7 @@
 static struct {
 	bool active, shown;
 	char what[128];
+	char extra[64];			/* of the last update ("" none) */
 	uint64_t total, done;
 	uint64_t t0, last;
 	int force;			/* -1: isatty */
@@ -43,6 +44,7 @@ void progress_begin(const char *what, uint64_t total)
 	snprintf(pg.what, sizeof(pg.what), "%s", what);
 	pg.total = total;
 	pg.done = 0;
+	pg.extra[0] = '\0';
 	pg.t0 = now_ns();
 	pg.last = 0;
 }
@@ -96,11 +98,20 @@ void progress_update(uint64_t done, const char *extra)
 	if (!pg.active)
 		return;
 	pg.done = done;
+	if (extra != pg.extra)
+		snprintf(pg.extra, sizeof(pg.extra), "%s", extra ? extra : "");
+	extra = pg.extra[0] ? pg.extra : NULL;
 	t = now_ns();
 	if (t - pg.t0 < SHOW_AFTER_NS || (pg.last && t - pg.last < REDRAW_NS))
 		return;
 	pg.last = t;
 	draw(extra, t);
+}
+
+void progress_tick(void)
+{
+	if (pg.active)
+		progress_update(pg.done, pg.extra);
 }
 
 void progress_clear(void)

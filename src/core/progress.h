@@ -16,6 +16,13 @@
 void progress_begin(const char *what, uint64_t total);
 /* done units so far; extra (NULL: none) is shown after them ("12.3 MB/s"). */
 void progress_update(uint64_t done, const char *extra);
+/*
+ * Redraw the line as it stands, when it is due: the engine calls this
+ * after every request, so elapsed time moves during a long step (an
+ * open-au row on a slow card takes minutes) and a line erased for a
+ * result comes back without waiting for the test's next update.
+ */
+void progress_tick(void);
 /* Erase the line if it is shown (before any other output). */
 void progress_clear(void);
 /* The test is over: erase the line and forget it. */

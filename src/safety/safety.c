@@ -11,7 +11,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "safety/mountinfo.h"
+#include "core/sysfs.h"
+#include "core/mountinfo.h"
 #include "core/opts.h"
 #include "safety/runlock.h"
 #include "safety/safety.h"
@@ -387,13 +388,13 @@ static void disk_identity(const char *disk, char *buf, size_t len)
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "/sys/block/%s/%s", disk, files[i][0]);
-		if (read_line(path, v, sizeof(v)) == 0 && v[0]) {
+		if (sysfs_read_line(path, v, sizeof(v)) == 0 && v[0]) {
 			snprintf(buf, len, "%s %s", files[i][1], v);
 			return;
 		}
 	}
 	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", disk);
-	if (read_line(path, v, sizeof(v)) == 0) {
+	if (sysfs_read_line(path, v, sizeof(v)) == 0) {
 		n = strlen(v);
 		if (n > 10 && strcmp(v + n - 10, " (deleted)") == 0)
 			v[n - 10] = '\0';

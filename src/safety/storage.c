@@ -8,7 +8,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "safety/mountinfo.h"
+#include "core/sysfs.h"
+#include "core/mountinfo.h"
 #include "safety/storage.h"
 
 /* A loop device as sysfs shows it, read once per resolve. */
@@ -26,30 +27,12 @@ struct loops {
 	struct loop_dev *d;
 };
 
-int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	bool ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(buf, (int)len, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
 /* A number from a sysfs file under dir; 0 when there is none. */
 static uint64_t read_u64(const char *dir, const char *file)
 {
-	char path[PATH_MAX + 64], buf[32];
+	uint64_t v;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >= (int)sizeof(path) ||
-	    read_line(path, buf, sizeof(buf)) < 0)
-		return 0;
-	return strtoull(buf, NULL, 10);
+	return sysfs_attr_u64(dir, file, &v) == 0 ? v : 0;
 }
 
 static bool same(const struct stor_item *a, const struct stor_item *b)
@@ -100,36 +83,6 @@ void storage_free(struct storage *s)
 	s->n = s->cap = 0;
 }
 
-/* The sysfs directory of a block device; -1 when sysfs does not know it. */
-static int sys_dir(dev_t rdev, char *dir)
-{
-	char link[64];
-
-	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
-	return realpath(link, dir) ? 0 : -1;
-}
-
-static bool has_file(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	return snprintf(path, sizeof(path), "%s/%s", dir, name) < (int)sizeof(path) &&
-	       access(path, F_OK) == 0;
-}
-
-/* dev_t of the block device whose sysfs directory is dir. */
-static int dir_dev(const char *dir, dev_t *rdev)
-{
-	char path[PATH_MAX + 8], buf[32];
-	unsigned ma, mi;
-
-	if (snprintf(path, sizeof(path), "%s/dev", dir) >= (int)sizeof(path) ||
-	    read_line(path, buf, sizeof(buf)) < 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
-		return -1;
-	*rdev = makedev(ma, mi);
-	return 0;
-}
-
 /* A block device item: kernel names, disk, start and size from sysfs. */
 static void block_item(struct stor_item *x, dev_t rdev, const char *name)
 {
@@ -141,17 +94,17 @@ static void block_item(struct stor_item *x, dev_t rdev, const char *name)
 	x->kind = STOR_BLOCK;
 	x->rdev = x->disk = rdev;
 	snprintf(x->name, sizeof(x->name), "%s", name);
-	if (sys_dir(rdev, dir) < 0)
+	if (sysfs_block_dir(rdev, dir, sizeof(dir)) < 0)
 		return;
 	slash = strrchr(dir, '/');
 	snprintf(x->kname, sizeof(x->kname), "%s", slash + 1);
 	snprintf(x->disk_kname, sizeof(x->disk_kname), "%s", slash + 1);
 	x->bytes = read_u64(dir, "size") * 512;
-	if (has_file(dir, "partition")) {
+	if (sysfs_has(dir, "partition")) {
 		x->part_start = read_u64(dir, "start") * 512;
 		*slash = '\0';
 		snprintf(x->disk_kname, sizeof(x->disk_kname), "%s", strrchr(dir, '/') + 1);
-		dir_dev(dir, &x->disk);
+		sysfs_dir_dev(dir, &x->disk);
 	}
 	/* Name it by its node when the caller gave none. */
 	snprintf(node, sizeof(node), "/dev/%s", x->kname);
@@ -219,10 +172,10 @@ static int loops_read(struct loops *l)
 		memset(ld, 0, sizeof(*ld));
 		snprintf(ld->kname, sizeof(ld->kname), "%s", e->d_name);
 		snprintf(dir, sizeof(dir), "/sys/block/%s", e->d_name);
-		if (dir_dev(dir, &ld->rdev) < 0)
+		if (sysfs_dir_dev(dir, &ld->rdev) < 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/loop/backing_file", dir);
-		if (read_line(path, ld->backing, sizeof(ld->backing)) == 0) {
+		if (sysfs_read_line(path, ld->backing, sizeof(ld->backing)) == 0) {
 			n = strlen(ld->backing);
 			if (n > 10 && strcmp(ld->backing + n - 10, " (deleted)") == 0)
 				ld->backing[n - 10] = '\0';
@@ -280,7 +233,7 @@ static int add_family(struct storage *s, size_t i)
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.' ||
 		    snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name) >= (int)sizeof(sub) ||
-		    !has_file(sub, "partition") || dir_dev(sub, &rdev) < 0)
+		    !sysfs_has(sub, "partition") || sysfs_dir_dev(sub, &rdev) < 0)
 			continue;
 		block_item(&x, rdev, "");
 		x.role = it.role;
@@ -388,7 +341,7 @@ static int fs_device(dev_t dev, dev_t *rdev)
 	int found = -1;
 	FILE *f;
 
-	if (sys_dir(dev, dir) == 0) {
+	if (sysfs_block_dir(dev, dir, sizeof(dir)) == 0) {
 		*rdev = dev;
 		return 0;
 	}

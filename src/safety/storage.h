@@ -80,7 +80,4 @@ int storage_overlap(const struct storage *a, const struct storage *b, size_t *ib
  */
 void storage_how(const struct storage *s, size_t i, char *buf, size_t len);
 
-/* The first line of a small (sysfs) file, without the newline; 0 or -1. */
-int read_line(const char *path, char *buf, size_t len);
-
 #endif

@@ -161,6 +161,8 @@ struct sim_params {
 	double post_slow;	/* percent, 0..100: reads starting at a page boundary */
 	double stalls;		/* probability per request, 0..1 */
 	uint64_t stall_ns;	/* extra per request during a stall */
+	/* what the card says of itself (--info, the -a verdict); no effect on timing */
+	uint64_t stated_erase;	/* the erase block (AU) it states, bytes; 0 = none */
 	/* injected errors */
 	unsigned nfail;
 	struct sim_fail fail[SIM_MAX_FAIL];

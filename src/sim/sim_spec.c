@@ -147,6 +147,7 @@ static const struct key keys[] = {
 	{ "fail-read-at", K_FAIL, 0, SIM_FAIL_READ, 0, 0 },
 	{ "fail-write-at", K_FAIL, 0, SIM_FAIL_WRITE, 0, 0 },
 	{ "image", K_IMAGE, 0, 0, 0, 0 },
+	{ "stated-erase", K_SIZE, P(stated_erase), 0, UINT64_MAX, 0 },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -584,7 +585,9 @@ void sim_list_presets(FILE *f)
 	}
 	fprintf(f, "\nOther keys: fail-at=OFFSET, fail-read-at=OFFSET, fail-write-at=OFFSET\n"
 		"(a request covering OFFSET fails with EIO; up to %d in all),\n"
-		"image=PATH (a backing file, so that reads return what was written).\n"
+		"image=PATH (a backing file, so that reads return what was written),\n"
+		"stated-erase=SIZE (the erase block the card claims, as an SD card's AU:\n"
+		"--info shows it, -a compares; no effect on timing).\n"
 		"Times take a unit (500us, 3ms); rates \"22M/s\" are decimal bytes/s.\n",
 		SIM_MAX_FAIL);
 }

@@ -13,8 +13,11 @@
 #include "core/out.h"
 #include "verdicts/saved_output.h"
 #include "core/units.h"
+#include "tests/info.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "verdicts/verdict_align.h"
+#include "verdicts/verdict_stated.h"
 
 /* How many boundaries of each size are measured and averaged. */
 #define ALIGN_POSITIONS 8
@@ -168,6 +171,16 @@ static uint64_t max_3x(uint64_t size, uint64_t bs)
 	return b;
 }
 
+/* Where the device states an erase block: does the measurement agree? */
+static void stated_line(const struct target *t, const struct va_verdict *v)
+{
+	struct di_fact from;
+	uint64_t stated;
+
+	if (info_stated_erase(t, &stated, &from))
+		vst_print(v, stated, from.name);
+}
+
 /*
  * The tail of the run: the 3 x 2^n rows (a separate block after the
  * unchanged power-of-two rows), then the verdict. It reads the numbers
@@ -201,11 +214,25 @@ static int align_tail(struct target *t, void *buf, uint64_t bs, unsigned count,
 			return r;
 		align_emit(&row);
 		all[m++] = printed(&row);
+		progress_update(m, NULL);
 	}
 	va_judge(all, m, &last);
 	have_last = true;
 	va_print(&last);
+	stated_line(t, &last);
 	return FB_OK;
+}
+
+/* The rows align_run() and align_tail() will measure: the progress line's total. */
+static uint64_t align_rows(uint64_t size, uint64_t bs)
+{
+	uint64_t n = 0;
+
+	for (uint64_t b = align_max_boundary(size, bs); b >= bs * 2; b /= 2)
+		n++;
+	for (uint64_t b = max_3x(size, bs); b >= 2 * bs && b / 3 >= align_pow2_ceil(bs); b /= 2)
+		n += align_npos(size, b, bs) > 0;
+	return n;
 }
 
 int align_run(const struct fb_opts *o, struct target *t)
@@ -222,6 +249,7 @@ int align_run(const struct fb_opts *o, struct target *t)
 	buf = eng_buffer(t, bs);
 	if (!buf)
 		return FB_EDEV;
+	progress_begin("align boundaries", align_rows(t->size, bs));
 	for (uint64_t b = align_max_boundary(t->size, bs); b >= bs * 2; b /= 2) {
 		r = align_measure(t, buf, b, bs, o->count, &row);
 		if (r != FB_OK)
@@ -229,6 +257,7 @@ int align_run(const struct fb_opts *o, struct target *t)
 		align_emit(&row);
 		if (n < VA_MAX_ROWS)
 			rows[n++] = printed(&row);
+		progress_update(n, NULL);
 	}
 	/* The 3 x 2^n rows and the verdict (issue 4), after the unchanged lines. */
 	if (r == FB_OK)

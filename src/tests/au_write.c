@@ -44,6 +44,17 @@ bool au_sweep_size_ok(struct target *t, uint64_t size, uint64_t bs)
 	return size >= bs && size % t->sector == 0;
 }
 
+uint64_t au_sweep_rows(struct target *t, uint64_t erase, uint64_t bs)
+{
+	uint64_t n = 0;
+
+	for (uint64_t size = erase; au_sweep_size_ok(t, size, bs); size /= 2) {
+		n++;
+		if (size % 2)
+			break;
+	}
+	return n;
+}
 
 /*
  * The first byte past nr blocks of len bytes, step bytes apart from start;

@@ -34,6 +34,9 @@ int openau_write_round(struct target *t, const void *buf, const uint64_t *starts
 /* Is size one of the block sizes a sweep visits? (sector-aligned, >= bs) */
 bool au_sweep_size_ok(struct target *t, uint64_t size, uint64_t bs);
 
+/* How many block sizes a sweep from erase down to bs visits (its rows, for the progress line). */
+uint64_t au_sweep_rows(struct target *t, uint64_t erase, uint64_t bs);
+
 /* The first byte past nr blocks of len bytes, step apart from start; UINT64_MAX on overflow. */
 uint64_t au_spaced_end(uint64_t start, unsigned nr, uint64_t step, uint64_t len);
 

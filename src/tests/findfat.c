@@ -11,6 +11,7 @@
 #include "core/engine.h"
 #include "tests/au_write.h"
 #include "core/units.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "verdicts/verdict_findfat.h"
 #include "verdicts/verdict_openau.h"
@@ -84,6 +85,7 @@ static int find_fat_run(const struct fb_opts *o, struct target *t)
 		starts[i] = base + (uint64_t)i * o->erasesize;
 		oa_init(&cols[i], o->erasesize);
 	}
+	progress_begin("find-fat block sizes", au_sweep_rows(t, o->erasesize, o->blocksize));
 	for (uint64_t size = o->erasesize; au_sweep_size_ok(t, size, o->blocksize); size /= 2) {
 		/* One erase block at a time: each column is that block's own rate. */
 		for (unsigned i = 0; i < nr && r == FB_OK; i++) {
@@ -98,6 +100,7 @@ static int find_fat_run(const struct fb_opts *o, struct target *t)
 		out_row(&find_fat_table, (union out_val[]){ { .u = size }, { .list = { rates, nr } } });
 		for (unsigned i = 0; i < nr; i++)
 			oa_add(&cols[i], size, rates[i]);
+		progress_update(cols[0].n, NULL);
 		if (oa_stop_line(stop, size, rates)) {
 			complete = false;
 			break;

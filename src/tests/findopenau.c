@@ -42,6 +42,7 @@
 #include "core/engine.h"
 #include "tests/findopenau.h"
 #include "tests/au_write.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "core/units.h"
 #include "verdicts/verdict_align.h"
@@ -66,6 +67,7 @@ struct fau {
 	unsigned inconclusive;		/* the largest inconclusive N */
 	struct oa_bracket br;
 	const char *limit;		/* why the search ended early */
+	uint64_t lines;			/* printed so far, for the progress line */
 };
 
 static uint64_t probe_top(const struct fb_opts *o, const struct target *t)
@@ -182,6 +184,7 @@ static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run 
 		       struct oa_run *slowest)
 {
 	uint64_t total = 0, worst = 1;
+	char now[32];
 
 	for (unsigned i = 0; i < nr; i++) {
 		total += f->ns[i];
@@ -193,6 +196,9 @@ static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run 
 	out_row(&probe_table, (union out_val[]){ { .u = nr }, { .u = size },
 						 { .d = agg->rate[agg->n - 1] },
 						 { .d = slowest->rate[slowest->n - 1] } });
+	/* How many probes there will be, the search decides as it goes: no total. */
+	snprintf(now, sizeof(now), "probing N=%u", nr);
+	progress_update(++f->lines, now);
 }
 
 /* The lines of one probe; returns FB_OK (also when stopped early) or an error. */
@@ -378,6 +384,7 @@ static int find_open_au_run(const struct fb_opts *o, struct target *t)
 	out_note("find-open-au: erase block %s, block size %s, %s per erase block and line, %s",
 		 fmt_size(a, sizeof(a), o->erasesize), fmt_size(b, sizeof(b), o->blocksize),
 		 fmt_size(c, sizeof(c), f->top), o->random ? "random" : "linear");
+	progress_begin("find-open-au lines", 0);
 	r = search(f, max);
 	summary(f, r);
 	eng_buffer_free(f->buf);

@@ -7,6 +7,7 @@
 
 #include "core/engine.h"
 #include "core/stats.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "core/units.h"
 
@@ -66,6 +67,7 @@ static int interval_run(const struct fb_opts *o, struct target *t)
 	double x[64], y[64], a, b;
 	char s[FB_FMT_LEN], tm[FB_FMT_LEN];
 	size_t n = 0;
+	uint64_t sizes = 0;
 	void *buf;
 	int r = eng_check_end(t, "interval", o->offset + last);
 
@@ -74,13 +76,16 @@ static int interval_run(const struct fb_opts *o, struct target *t)
 	buf = eng_buffer(t, last);
 	if (!buf)
 		return FB_EDEV;
+	for (uint64_t size = first; size <= last; size *= 2)
+		sizes++;
+	progress_begin("interval sizes", sizes);
 	for (uint64_t size = first; size <= last; size *= 2) {
 		r = interval_size(o, t, buf, size, &y[n]);
 		if (r != FB_OK)
 			break;
 		x[n] = (double)size;
 		out_row(&interval_table, (union out_val[]){ { .u = size }, { .d = y[n] } });
-		n++;
+		progress_update(++n, NULL);
 	}
 	if (r == FB_OK && n >= 2 && stats_linfit(x, y, n, &a, &b) == 0 && b > 0) {
 		struct out_verdict v = { .label = "interval", .name = "access_time", .result = "fit",

@@ -24,6 +24,7 @@
 #include "core/engine.h"
 #include "tests/au_write.h"
 #include "core/units.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "verdicts/verdict_openau.h"
 #include "verdicts/verdict_sweep.h"
@@ -153,6 +154,7 @@ static int open_au_run(const struct fb_opts *o, struct target *t)
 		starts[i] = openau_start(o, i);
 	oa_init(&run, o->erasesize);
 	run.complete = true;
+	progress_begin("open-au block sizes", au_sweep_rows(t, o->erasesize, o->blocksize));
 	for (uint64_t size = o->erasesize;
 	     m->rows < OA_MAX_SIZES && au_sweep_size_ok(t, size, o->blocksize); size /= 2) {
 		double rate;
@@ -163,6 +165,7 @@ static int open_au_run(const struct fb_opts *o, struct target *t)
 			break;
 		}
 		oa_add(&run, size, rate);
+		progress_update(run.n, NULL);
 		/* Every write a garbage collection: the rest would say the same, slowly. */
 		if (oa_stop_line(stop, size, &rate)) {
 			run.complete = false;

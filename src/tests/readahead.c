@@ -27,8 +27,10 @@
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/sysfs.h"
 #include "tests/readahead.h"
 #include "tests/steps.h"
+#include "core/progress.h"
 #include "tests/test.h"
 #include "core/units.h"
 
@@ -130,63 +132,6 @@ int ra_check_target(const struct fb_opts *o, const struct target *t, char *err, 
 	return 0;
 }
 
-/* Read the line "KEY=value" of a sysfs uevent file into val. */
-static int uevent_get(const char *dir, const char *key, char *val, size_t len)
-{
-	char path[PATH_MAX + 16], line[512];
-	size_t klen = strlen(key);
-	int r = -ENOENT;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/uevent", dir);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) == 0 && line[klen] == '=') {
-			size_t n = strcspn(line + klen + 1, "\n");
-
-			r = n < len ? 0 : -ENAMETOOLONG;
-			if (r == 0) {
-				memcpy(val, line + klen + 1, n);
-				val[n] = '\0';
-			}
-			break;
-		}
-	}
-	fclose(f);
-	return r;
-}
-
-int ra_disk_node(dev_t dev, char *node, size_t len, char *err, size_t errlen)
-{
-	char sys[64], real[PATH_MAX], part[PATH_MAX + 16], name[256];
-	struct stat st;
-	int r;
-
-	snprintf(sys, sizeof(sys), "/sys/dev/block/%u:%u", major(dev), minor(dev));
-	if (!realpath(sys, real)) {
-		snprintf(err, errlen, "device %u:%u is not a block device (no %s): tmpfs, "
-			 "overlay, btrfs and network file systems have none whose readahead "
-			 "could be set", major(dev), minor(dev), sys);
-		return -ENODEV;
-	}
-	snprintf(part, sizeof(part), "%s/partition", real);
-	if (access(part, F_OK) == 0)
-		*strrchr(real, '/') = '\0';	/* the disk owns the readahead */
-	r = uevent_get(real, "DEVNAME", name, sizeof(name));
-	if (r < 0) {
-		snprintf(err, errlen, "%s/uevent: no DEVNAME: %s", real, strerror(-r));
-		return r;
-	}
-	snprintf(node, len, "/dev/%s", name);
-	if (stat(node, &st) < 0 || !S_ISBLK(st.st_mode)) {
-		snprintf(err, errlen, "%s (device of %s) is not a block device node", node, real);
-		return -ENODEV;
-	}
-	return 0;
-}
-
 /* Message for a refused readahead change or device open. */
 static void ra_perm_error(const char *what, const char *dev, int e)
 {
@@ -206,7 +151,7 @@ static int ra_prepare(struct ra_sweep *s)
 	s->ra_fd = t->fd;
 	snprintf(s->dev, sizeof(s->dev), "%s", t->path);
 	if (!t->blockdev) {
-		if (ra_disk_node(t->st_dev, s->dev, sizeof(s->dev), err, sizeof(err)) < 0) {
+		if (sysfs_disk_node(t->st_dev, s->dev, sizeof(s->dev), err, sizeof(err)) < 0) {
 			fprintf(stderr, "flashbench: --buffered: cannot find the disk holding %s: %s\n",
 				t->path, err);
 			return FB_EDEV;
@@ -362,6 +307,7 @@ static void ra_progress(const struct ra_sweep *s, size_t i)
 
 	if (!s->o->verbose && !isatty(STDERR_FILENO))
 		return;
+	progress_clear();	/* the line comes back at the next request */
 	fprintf(stderr, "readahead: %s:", fmt_size(sz, sizeof(sz), s->size[i]));
 	for (unsigned j = 0; j < s->runs; j++)
 		fprintf(stderr, " %.1f", s->rate[i][j] / 1e6);
@@ -372,12 +318,15 @@ static int ra_sweep_all(struct ra_sweep *s)
 {
 	int r;
 
+	progress_begin("readahead runs", (uint64_t)s->n * s->runs);
 	for (size_t i = 0; i < s->n; i++) {
 		if (ra_opts.buffered && (r = ra_set(s, s->size[i])) != FB_OK)
 			return r;
-		for (s->part = 0; s->part < s->runs; s->part++)
+		for (s->part = 0; s->part < s->runs; s->part++) {
 			if ((r = ra_cell(s, i, s->part)) != FB_OK)
 				return r;
+			progress_update(i * s->runs + s->part + 1, NULL);
+		}
 		s->rows++;
 		s->part = 0;
 		ra_progress(s, i);

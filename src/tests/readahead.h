@@ -57,11 +57,4 @@ int ra_check_opts(const struct fb_opts *o, char *err, size_t len);
 /* Checks that need the device (sector size, kind); 0 or -1 as above. */
 int ra_check_target(const struct fb_opts *o, const struct target *t, char *err, size_t len);
 
-/*
- * The device node (/dev/NAME) of the whole disk holding block device dev,
- * found through /sys/dev/block (a partition leads to its disk, which owns
- * the readahead setting). 0, or -errno with a message in err.
- */
-int ra_disk_node(dev_t dev, char *node, size_t len, char *err, size_t errlen);
-
 #endif

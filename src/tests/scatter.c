@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
+#include "core/progress.h"
 #include "tests/test.h"
 
 /* One row per position: offset in MiB and time in ms, for gnuplot. */
@@ -58,6 +59,7 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 	for (uint64_t i = 0; i < npos; i++)
 		t_ns[i] = -1;
 	lfsr_init(&l, npos);
+	progress_begin("scatter positions", npos);
 	for (uint64_t i = 0; i < npos; i++) {
 		uint64_t p = lfsr_next(&l);
 
@@ -65,6 +67,7 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 		if (r != FB_OK)
 			break;
 		t_ns[p] = (double)ns;
+		progress_update(i + 1, NULL);
 	}
 	/* Print what was measured, also when stopped half-way. */
 	for (uint64_t i = 0; i < npos; i++) {

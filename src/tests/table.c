@@ -8,11 +8,13 @@
 
 #include "tests/test.h"
 
+extern const struct fb_test test_info;
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
 extern const struct fb_test test_queue_depth;
 
 const struct fb_test *const fb_tests[] = {
+	&test_info,
 	&test_align,
 	&test_scatter,
 	&test_interval,

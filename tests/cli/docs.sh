@@ -19,12 +19,12 @@ fi
 # The SYNOPSIS and the --help usage lines name every mode.
 if need mandoc col; then
 	syn=$(mandoc -Tascii "$MAN" | col -b | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p')
-	for m in -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
+	for m in --info -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
 		ok "man SYNOPSIS names $m" grep -qF -- " $m" <<<"$syn"
 	done
 fi
 usage=$("$FB" --help | sed '/^Find out/,$d')
-for m in -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
+for m in --info -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
 	ok "--help usage names $m" grep -qF -- " $m" <<<"$usage"
 done
 # Every size suffix parse.c takes is in the man page, README and --help.

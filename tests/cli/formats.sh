@@ -19,6 +19,8 @@ runs=(
 	"open-au-runs|-O --open-au-nr=6 -b 64K --runs=3 sim:sd,jitter=5"
 	"find-fat|-f --random -b 64K sim:fat"
 	"find-open-au|--find-open-au -e 4M sim:"
+	"info|--info sim:"
+	"info-file|--info $TESTS_DIR/fixtures/sysfs/README.md"
 	"two|-a -i -b 1024 sim:fat"
 )
 for r in "${runs[@]}"; do

@@ -87,6 +87,11 @@ def row_text(rec):
         else:
             a, b = fmt_size(rec["from_bytes"]), fmt_size(rec["to_bytes"])
         return "%s -> %s: %+.0f%%, %s" % (a, b, pct, words[rec["verdict"]])
+    if t == "info":
+        v = rec["value"]
+        if rec["fact"].endswith("_bytes") and v.isdigit() and int(v) >= 1024:
+            v = "%s (%s)" % (v, fmt_size(int(v)))
+        return "%-31s %s" % (rec["fact"], v)
     return None
 
 

@@ -8,4 +8,6 @@ ok "make install succeeds: $(cat "$TMP/log")" [ "$rc" -eq 0 ]
 ok "binary installed under DESTDIR/PREFIX/bin" [ -x "$TMP/root/opt/fb/bin/flashbench" ]
 ok "man page installed under DESTDIR/PREFIX/share/man/man1" [ -f "$TMP/root/opt/fb/share/man/man1/flashbench.1" ]
 ok "installed binary runs" "$TMP/root/opt/fb/bin/flashbench" --version
+ok "the plot script installed next to it" [ -x "$TMP/root/opt/fb/bin/flashbench-plot" ]
+ok "the bash completion installed" [ -f "$TMP/root/opt/fb/share/bash-completion/completions/flashbench" ]
 done_testing

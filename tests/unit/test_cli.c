@@ -206,7 +206,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", "-O");
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
-	BAD("no test selected: use --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
+	BAD("no test selected: use --info, --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
 	    "--open-au or --find-open-au (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
@@ -244,7 +244,7 @@ static void getopt_errors(void)
 	BAD("option '--align' doesn't allow an argument", "--align=3", "sim:");
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
-	BAD("no test selected: use --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
+	BAD("no test selected: use --info, --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
 	    "--open-au or --find-open-au (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
@@ -274,9 +274,9 @@ enum {
 	U_OPEN_AU = 1u << 4, U_FIND_FAT = 1u << 5, U_FIND_OPEN_AU = 1u << 6,
 	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
 	/* --queue-depth reads; with --write it is a write test */
-	U_QD = 1u << 9, U_QD_WRITE = 1u << 10, U_QDS = U_QD | U_QD_WRITE,
+	U_QD = 1u << 9, U_QD_WRITE = 1u << 10, U_QDS = U_QD | U_QD_WRITE, U_INFO = 1u << 11,
 	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
-	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS,
+	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS | U_INFO,
 };
 
 /* The words that select test bit b (DEVICE added by the caller, but not for
@@ -285,6 +285,7 @@ static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
 	{ "--restore=b.backup" }, { "--queue-depth=1,4" }, { "--queue-depth=1,4", "--write" },
+	{ "--info" },
 };
 
 /*
@@ -373,6 +374,8 @@ static void option_uses(void)
 		for (unsigned b = 0; b < sizeof(tests) / sizeof(tests[0]); b++)
 			CHECK(cli_option_applies(expect_uses[i].name, tests[b]) ==
 			      ((expect_uses[i].tests >> b) & 1));
+		CHECK(cli_option_applies(expect_uses[i].name, "info") ==
+		      ((expect_uses[i].tests & U_INFO) != 0));
 	}
 	/* the reproductions of issue 10 */
 	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
@@ -405,7 +408,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version", "queue-depth",
+		"analyze", "restore", "list-sims", "help", "version", "queue-depth", "info", "report",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;

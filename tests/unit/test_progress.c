@@ -69,6 +69,19 @@ int main(void)
 	CHECK(strncmp(drawn(f, &at), "\r    ", 5) == 0);
 	progress_clear();
 	CHECK_STR(drawn(f, &at), "");	/* once only */
+	/* A tick redraws the last state (the cleared line comes back), extra and all. */
+	progress_update(7, "5.1M/s");
+	progress_clear();
+	drawn(f, &at);
+	fake += 1000000000ull;
+	progress_tick();
+	CHECK(strstr(drawn(f, &at), "\ropen-au 6 erase blocks: 7/10 (70%), 5.1M/s, ") != NULL);
+	/* ... but not within 100 ms of the last drawing. */
+	fake += 10000000ull;
+	progress_tick();
+	CHECK_STR(drawn(f, &at), "");
+	progress_clear();
+	drawn(f, &at);
 	/* No total: the count and the time. */
 	progress_begin("sustained", 0);
 	fake += 3000000000ull;
@@ -76,6 +89,10 @@ int main(void)
 	CHECK_STR(drawn(f, &at), "\rsustained: 42, 3s elapsed");
 	progress_end();
 	CHECK(strchr(drawn(f, &at), '\r') != NULL);
+	/* Ended: a tick draws nothing. */
+	fake += 3000000000ull;
+	progress_tick();
+	CHECK_STR(drawn(f, &at), "");
 	dup2(saved, STDERR_FILENO);
 	fclose(f);
 	unlink(path);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <sys/sysmacros.h>
 
+#include "core/sysfs.h"
 #include "tests/readahead.h"
 #include "sim/sim_model.h"
 #include "sim/sim_spec.h"
@@ -83,7 +84,7 @@ static void no_disk(void)
 {
 	char node[64], err[512] = "";
 
-	CHECK(ra_disk_node(makedev(0, 4095), node, sizeof(node), err, sizeof(err)) == -ENODEV);
+	CHECK(sysfs_disk_node(makedev(0, 4095), node, sizeof(node), err, sizeof(err)) == -ENODEV);
 	CHECK(strstr(err, "device 0:4095 is not a block device") != NULL);
 }
 

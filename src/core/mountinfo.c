@@ -3,7 +3,7 @@
 #include <string.h>
 #include <sys/sysmacros.h>
 
-#include "safety/mountinfo.h"
+#include "core/mountinfo.h"
 
 /* The line buffer of the one mountinfo read at a time. */
 static char *line;
