@@ -356,8 +356,8 @@ static uint32_t all_tests(void)
 	return bits;
 }
 
-/* "--align, --scatter and --interval"; "every test" for all of them. */
-static void name_list(uint32_t bits, const char *mode, char *buf, size_t len)
+/* "--align, --scatter and --interval" (conj: " and "); "every test" for all of them. */
+static void name_list(uint32_t bits, const char *mode, const char *conj, char *buf, size_t len)
 {
 	size_t at = 0, left = 0;
 
@@ -374,10 +374,10 @@ static void name_list(uint32_t bits, const char *mode, char *buf, size_t len)
 			continue;
 		left--;
 		at += (size_t)snprintf(buf + at, len - at, "%s--%s", at == 0 ? "" :
-				       left == 0 ? " and " : ", ", fb_tests[i]->name);
+				       left == 0 ? conj : ", ", fb_tests[i]->name);
 	}
 	if (mode && at < len)
-		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : " and ", mode);
+		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : conj, mode);
 }
 
 /* An option that none of the selected tests (or the mode) uses does nothing: refused. */
@@ -389,14 +389,18 @@ static int check_unused(const struct given *g, uint32_t sel, const char *mode, c
 	for (size_t i = 0; i < nentries; i++) {
 		const struct entry *e = &entries[i];
 		unsigned scope = e->opt && !e->test ? e->opt->scope : 0;
-		bool in_mode = mode && strcmp(mode, "--analyze") == 0 && (scope & SCOPE_ANALYZE);
+		bool analyze = mode && strcmp(mode, "--analyze") == 0;
+		/* With --analyze: its own options, and the tests that run after it with theirs. */
+		bool in_mode = analyze && ((scope & SCOPE_ANALYZE) ||
+					   (!e->opt && e->test->after_analyze) ||
+					   (e->opt && applies_to(e, sel & fb_tests_after_analyze())));
 
 		if (!g->on[i] || (scope & SCOPE_MODE) || (!e->opt && !mode) ||
 		    (!mode && applies_to(e, sel)) || in_mode)
 			continue;
-		name_list(sel, mode, with, sizeof(with));
+		name_list(sel, mode, " and ", with, sizeof(with));
 		name_list(applies_to(e, all_tests()), scope & SCOPE_ANALYZE ? "--analyze" : NULL,
-			  uses, sizeof(uses));
+			  " and ", uses, sizeof(uses));
 		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
 				 e->name, g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
 				 uses[0] ? uses : "nothing");
@@ -409,12 +413,13 @@ static int check_unused(const struct given *g, uint32_t sel, const char *mode, c
 static int no_test(char *err, size_t len)
 {
 	char names[512];
-	size_t at = 0;
+	uint32_t bits = 0;
 
+	/* The tests that measure (not --advise, which reads their verdicts). */
 	for (unsigned i = 0; fb_tests[i]; i++)
-		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s--%s",
-				       i == 0 ? "" : fb_tests[i + 1] ? ", " : " or ",
-				       fb_tests[i]->name);
+		if (!fb_tests[i]->after_analyze)
+			bits |= 1u << i;
+	name_list(bits, NULL, " or ", names, sizeof(names));
 	return usage_err(err, len, "no test selected: use %s (or --analyze FILE)", names);
 }
 
@@ -512,8 +517,8 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 	o->nargs = optind < argc ? argc - optind : 0;
 	o->args = argv + (optind < argc ? optind : argc);
 	/* Saved output: analyze_main() refuses a DEVICE, a test or --restore. */
-	if (o->analyze && !o->tests && !o->restore &&
-	    check_unused(&g, 0, "--analyze", err, errlen) != FB_OK)
+	if (o->analyze && !(o->tests & ~fb_tests_after_analyze()) && !o->restore &&
+	    check_unused(&g, o->tests, "--analyze", err, errlen) != FB_OK)
 		return FB_EUSAGE;
 	if (o->analyze)
 		return CLI_ANALYZE;

@@ -14,6 +14,7 @@
 #include "safety/safety.h"
 #include "tests/test.h"
 #include "core/units.h"
+#include "verdicts/facts.h"
 
 /* Room for a message naming a 4 KiB path. */
 static char msg[8192];
@@ -288,6 +289,7 @@ int fb_run(struct fb_opts *o)
 	bool measured;
 	int r;
 
+	vf_reset();	/* the verdicts of this run only (the tests read them: facts.h) */
 	if ((r = check_paths(o)) != FB_OK)
 		return r;
 	if ((r = open_target(o, &t)) != FB_OK)

@@ -10,6 +10,7 @@
 
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
+extern const struct fb_test test_advise;
 
 const struct fb_test *const fb_tests[] = {
 	&test_align,
@@ -19,6 +20,7 @@ const struct fb_test *const fb_tests[] = {
 	&test_find_fat,
 	&test_open_au,
 	&test_find_open_au,
+	&test_advise,	/* last: it reads the verdicts of the tests before it */
 	NULL,
 };
 
@@ -57,6 +59,16 @@ bool fb_tests_write(const struct fb_opts *o)
 		if ((o->tests & (1u << i)) && fb_tests[i]->writes)
 			return true;
 	return false;
+}
+
+uint32_t fb_tests_after_analyze(void)
+{
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if (fb_tests[i]->after_analyze)
+			bits |= 1u << i;
+	return bits;
 }
 
 uint64_t fb_option_u64(const struct fb_option *opt, const struct fb_opts *o)

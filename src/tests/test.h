@@ -53,6 +53,9 @@ struct fb_test {
 	char letter;		/* -L selects it (0: none) */
 	const char *help;	/* --help: what it measures, '\n' between lines */
 	bool writes;		/* overwrites data on DEVICE: every safety rule applies */
+	/* reads only the verdicts before it, not the device: it also runs after
+	 * --analyze, as run(o, NULL) (--advise) */
+	bool after_analyze;
 	/* the shared options it reads (cli.c's table): anything else is refused */
 	const char *const *uses;
 	/* its own options (NULL-name terminated; NULL: none) */
@@ -98,6 +101,8 @@ bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t);
 void fb_test_select(struct fb_opts *o, const struct fb_test *t);
 /* Does any selected test write? */
 bool fb_tests_write(const struct fb_opts *o);
+/* The tests that also run after --analyze, as bits. */
+uint32_t fb_tests_after_analyze(void);
 /* Every test's own options back to their defaults. */
 void fb_tests_defaults(void);
 /* A test's own option of that long name, or NULL. */

@@ -18,6 +18,7 @@ runs=(
 	"find-fat|-f --random -b 64K sim:fat"
 	"find-open-au|--find-open-au -e 4M sim:"
 	"two|-a -i -b 1024 sim:fat"
+	"advise|-a -b 1024 -O --open-au-nr=3 --advise sim:"
 )
 for r in "${runs[@]}"; do
 	name=${r%%|*} args=${r#*|}

@@ -64,6 +64,8 @@ def row_text(rec):
     if t == "find-open-au":
         return "%s\t%s\tslowest %s" % (fmt_size(rec["block_bytes"]), fmt_rate(rec["rate_bps"]),
                                       fmt_rate(rec["slowest_bps"]))
+    if t == "sfdisk":
+        return rec["line"]
     if t == "scatter":
         return "%s\t%s" % (("%g" % (rec["offset_bytes"] / 1048576.0)), "%g" % (rec["time_ns"] / 1e6))
     if t == "interval":

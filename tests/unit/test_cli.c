@@ -273,6 +273,8 @@ enum {
 	U_ALIGN = 1u << 0, U_SCATTER = 1u << 1, U_INTERVAL = 1u << 2, U_READAHEAD = 1u << 3,
 	U_OPEN_AU = 1u << 4, U_FIND_FAT = 1u << 5, U_FIND_OPEN_AU = 1u << 6,
 	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
+	/* the tests checked on their own (their words are not in test_words) */
+	U_ADVISE = 1u << 16,
 	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
 	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES,
 };
@@ -293,7 +295,7 @@ static const char *const test_words[][3] = {
  */
 static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES },
-	{ "erasesize", U_INTERVAL | U_WRITES },
+	{ "erasesize", U_INTERVAL | U_WRITES | U_ADVISE },
 	{ "count", U_ALIGN | U_SCATTER | U_INTERVAL },
 	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES },
 	{ "open-au-nr", U_OPEN_AU },
@@ -313,9 +315,9 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
 	{ "no-early-stop", U_WRITES },
-	{ "out", U_TESTS | U_ANALYZE },
-	{ "format", U_TESTS | U_ANALYZE },
-	{ "verbose", U_TESTS },
+	{ "out", U_TESTS | U_ANALYZE | U_ADVISE },
+	{ "format", U_TESTS | U_ANALYZE | U_ADVISE },
+	{ "verbose", U_TESTS | U_ADVISE },
 };
 
 #define NEXPECT (sizeof(expect_uses) / sizeof(expect_uses[0]))
@@ -370,6 +372,20 @@ static void option_uses(void)
 			CHECK(cli_option_applies(expect_uses[i].name, tests[b]) ==
 			      ((expect_uses[i].tests >> b) & 1));
 	}
+	/* the tests checked on their own, by the descriptors' answer */
+	for (size_t i = 0; i < NEXPECT; i++)
+		CHECK(cli_option_applies(expect_uses[i].name, "advise") ==
+		      ((expect_uses[i].tests & U_ADVISE) != 0));
+	/* --advise reads the verdicts of another test, or of --analyze, with its options */
+	CHECK(P("-a", "--advise", "--erasesize=8M", "sim:") == FB_OK && o.erasesize == 8 * MiB);
+	CHECK(P("--analyze=saved.txt", "--advise", "--erasesize=8M") == CLI_ANALYZE);
+	CHECK(P("--analyze=saved.txt", "--advise") == CLI_ANALYZE);
+	BAD("--advise: needs the verdicts of a test in the same run (-a, -O, -f, --find-open-au, "
+	    "--survey) or of --analyze FILE", "--advise", "sim:");
+	BAD("--fat-nr=3: has no effect with --advise and --analyze (it applies to --find-fat)",
+	    "--analyze=saved.txt", "--advise", "--fat-nr=3");
+	BAD("--count=3: has no effect with --analyze (it applies to --align, --scatter and "
+	    "--interval)", "--analyze=saved.txt", "--count=3");
 	/* the reproductions of issue 10 */
 	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
 	    "-O", "--max-write=1M", "sim:");
@@ -401,7 +417,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version",
+		"analyze", "restore", "list-sims", "help", "version", "advise",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;

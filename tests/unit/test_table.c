@@ -67,6 +67,8 @@ static int run_one(const struct fb_test *t, const char *path)
 		argv[argc++] = "--erasesize=1M";
 	if (strcmp(t->name, "readahead") == 0)
 		argv[argc++] = "--size=8M";
+	if (t->after_analyze)	/* it reads the verdicts of another test */
+		argv[argc++] = "-a";
 	if (t->writes)
 		argv[argc++] = "--erasesize=1M";
 	argv[argc++] = "--out=/dev/null";
