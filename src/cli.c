@@ -22,6 +22,7 @@
 static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len);
+static int set_precondition(struct fb_opts *o, const char *arg, char *err, size_t len);
 
 #define SHARED(name_, letter_, kind_, field_, scope_, arg_, help_) \
 	{ .name = name_, .letter = letter_, .kind = kind_, .off = offsetof(struct fb_opts, field_), \
@@ -64,6 +65,12 @@ static const struct fb_option shared_opts[] = {
 	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_WRITES, NULL,
 	       "--open-au, --find-fat, --find-open-au: measure every\n"
 	       "block size, even once every write is a garbage collection"),
+	{ .name = "precondition", .kind = FO_CALL, .call = set_precondition,
+	  .scope = SCOPE_WRITES, .arg = "MODE",
+	  .help = "write tests: before them (after the backup), discard\n"
+		  "the regions they write, or fill them sequentially\n"
+		  "once, so that runs start from the same state: discard,\n"
+		  "fill or none (the default: as the card was left)" },
 	SHARED("preserve", 0, FO_FLAG, preserve, SCOPE_WRITES, NULL,
 	       "write tests: back up what they overwrite and put it\n"
 	       "back afterwards, also after Ctrl-C or an error"),
@@ -230,6 +237,20 @@ static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
 		return usage_err(err, len, "--format: '%s' is not text, json or csv", arg);
 	o->format = (int)f;
 	return FB_OK;
+}
+
+static int set_precondition(struct fb_opts *o, const char *arg, char *err, size_t len)
+{
+	static const char *const mode[] = {
+		[PRECOND_NONE] = "none", [PRECOND_DISCARD] = "discard", [PRECOND_FILL] = "fill",
+	};
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(arg, mode[i]) == 0) {
+			o->precondition = i;
+			return FB_OK;
+		}
+	return usage_err(err, len, "--precondition: '%s' is not discard, fill or none", arg);
 }
 
 static int set_option(const struct fb_option *p, struct fb_opts *o, const char *arg, char *err,

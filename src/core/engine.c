@@ -11,6 +11,7 @@
 
 volatile sig_atomic_t fb_stop;
 static char last_error[4096 + 256];	/* the path is up to 4 KiB */
+static uint64_t total_written, total_write_ns;
 
 static void on_signal(int sig)
 {
@@ -78,6 +79,17 @@ void eng_buffer_free(void *buf)
 	free(buf);
 }
 
+/* r < 0: say so, with the offset and length, and keep it for the JSON status. */
+static int io_failed(struct target *t, const char *what, uint64_t off, uint64_t len, int r)
+{
+	if (r >= 0)
+		return FB_OK;
+	snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %llu: %s", t->path,
+		 what, (unsigned long long)off, (unsigned long long)len, strerror(-r));
+	fprintf(stderr, "flashbench: %s\n", last_error);
+	return FB_EDEV;
+}
+
 static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns, bool wr)
 {
 	int r;
@@ -94,13 +106,33 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 		return FB_EDEV;
 	}
 	r = wr ? target_write(t, buf, len, off, ns) : target_read(t, buf, len, off, ns);
-	if (r < 0) {
-		snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
-			 t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
-		fprintf(stderr, "flashbench: %s\n", last_error);
-		return FB_EDEV;
+	if (r < 0)
+		return io_failed(t, wr ? "write" : "read", off, len, r);
+	if (wr) {
+		total_written += len;
+		total_write_ns += *ns;
 	}
 	return FB_OK;
+}
+
+int eng_discard(struct target *t, uint64_t off, uint64_t len)
+{
+	if (fb_stop)
+		return FB_EINTR;
+	if (!regions_allowed(off, len)) {
+		fprintf(stderr, "flashbench: internal error: discard outside the announced region "
+			"at offset %llu, length %llu; nothing discarded there\n",
+			(unsigned long long)off, (unsigned long long)len);
+		return FB_EDEV;
+	}
+	return io_failed(t, "discard", off, len, t->ops->discard ? t->ops->discard(t, off, len)
+								  : -EOPNOTSUPP);
+}
+
+void eng_write_totals(uint64_t *bytes, uint64_t *ns)
+{
+	*bytes = total_written;
+	*ns = total_write_ns;
 }
 
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)

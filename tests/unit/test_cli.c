@@ -259,7 +259,7 @@ static const char *sample_value(const char *name)
 		{ "scatter-order", "4" }, { "scatter-span", "2" }, { "interval-order", "8" },
 		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
 		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
-		{ "out", "o.txt" }, { "backup", "b.backup" },
+		{ "out", "o.txt" }, { "backup", "b.backup" }, { "precondition", "fill" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -312,6 +312,7 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "plateau", U_READAHEAD },
 	{ "preserve", U_WRITES },
 	{ "backup", U_WRITES },
+	{ "precondition", U_WRITES },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
 	{ "no-early-stop", U_WRITES },
