@@ -35,10 +35,10 @@ static int set_precondition(struct fb_opts *o, const char *arg, char *err, size_
  * also with --analyze. --erasesize moves the default --offset.
  */
 static const struct fb_option shared_opts[] = {
-	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED | SCOPE_WRITES, "SIZE",
+	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED, "SIZE",
 	       "smallest block size (default 16KiB)"),
 	{ .name = "erasesize", .letter = 'e', .kind = FO_CALL, .call = set_erasesize,
-	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
+	  .scope = SCOPE_LISTED, .arg = "SIZE",
 	  .help = "erase block (allocation unit) size (default 4MiB)" },
 	{ .name = "count", .letter = 'c', .kind = FO_UINT, .off = offsetof(struct fb_opts, count),
 	  .min = 1, .max = 1000000, .scope = SCOPE_LISTED, .arg = "N",
@@ -48,7 +48,7 @@ static const struct fb_option shared_opts[] = {
 	  .help = "where --open-au, --find-open-au and --interval start\n"
 		  "(default 16MiB rounded up to the erase size);\n"
 		  "--find-fat and --readahead start at 0 by default" },
-	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED | SCOPE_WRITES, NULL,
+	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED, NULL,
 	       "write inside each erase block in pseudo-random order"),
 	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
 	       "--readahead: bytes read per run (default a quarter of\n"
@@ -62,7 +62,7 @@ static const struct fb_option shared_opts[] = {
 	       "--find-open-au: stop after TIME of device time\n"
 	       "(90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
 	       "report the bracket found so far"),
-	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_WRITES, NULL,
+	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_LISTED, NULL,
 	       "--open-au, --find-fat, --find-open-au: measure every\n"
 	       "block size, even once every write is a garbage collection"),
 	{ .name = "precondition", .kind = FO_CALL, .call = set_precondition,

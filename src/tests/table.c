@@ -11,6 +11,7 @@
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
 extern const struct fb_test test_advise;
+extern const struct fb_test test_app_class;
 
 const struct fb_test *const fb_tests[] = {
 	&test_align,
@@ -20,6 +21,7 @@ const struct fb_test *const fb_tests[] = {
 	&test_find_fat,
 	&test_open_au,
 	&test_find_open_au,
+	&test_app_class,
 	&test_advise,	/* last: it reads the verdicts of the tests before it */
 	NULL,
 };

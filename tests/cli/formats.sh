@@ -19,6 +19,7 @@ runs=(
 	"find-open-au|--find-open-au -e 4M sim:"
 	"two|-a -i -b 1024 sim:fat"
 	"advise|-a -b 1024 -O --open-au-nr=3 --advise sim:"
+	"app-class|--app-class sim:ssd"
 )
 for r in "${runs[@]}"; do
 	name=${r%%|*} args=${r#*|}

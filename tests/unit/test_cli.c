@@ -207,7 +207,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au or --find-open-au (or --analyze FILE)", "sim:");
+	    "--open-au, --find-open-au or --app-class (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
 	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
@@ -245,7 +245,7 @@ static void getopt_errors(void)
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au or --find-open-au (or --analyze FILE)", "--", "-a");
+	    "--open-au, --find-open-au or --app-class (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
 }
@@ -260,6 +260,7 @@ static const char *sample_value(const char *name)
 		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
 		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
 		{ "out", "o.txt" }, { "backup", "b.backup" }, { "precondition", "fill" },
+		{ "app-area", "16M" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -272,10 +273,11 @@ static const char *sample_value(const char *name)
 enum {
 	U_ALIGN = 1u << 0, U_SCATTER = 1u << 1, U_INTERVAL = 1u << 2, U_READAHEAD = 1u << 3,
 	U_OPEN_AU = 1u << 4, U_FIND_FAT = 1u << 5, U_FIND_OPEN_AU = 1u << 6,
-	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
+	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8, U_APP_CLASS = 1u << 9,
 	/* the tests checked on their own (their words are not in test_words) */
 	U_ADVISE = 1u << 16,
-	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
+	U_AU_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,	/* erase-block writers */
+	U_WRITES = U_AU_WRITES | U_APP_CLASS,
 	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES,
 };
 
@@ -284,7 +286,7 @@ enum {
 static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
-	{ "--restore=b.backup" },
+	{ "--restore=b.backup" }, { "--app-class" },
 };
 
 /*
@@ -294,12 +296,12 @@ static const char *const test_words[][3] = {
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */
 static const struct { const char *name; unsigned tests; } expect_uses[] = {
-	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES },
-	{ "erasesize", U_INTERVAL | U_WRITES | U_ADVISE },
+	{ "blocksize", U_ALIGN | U_SCATTER | U_AU_WRITES },
+	{ "erasesize", U_INTERVAL | U_AU_WRITES | U_ADVISE },
 	{ "count", U_ALIGN | U_SCATTER | U_INTERVAL },
 	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES },
 	{ "open-au-nr", U_OPEN_AU },
-	{ "random", U_WRITES },
+	{ "random", U_AU_WRITES },
 	{ "fat-nr", U_FIND_FAT },
 	{ "scatter-order", U_SCATTER },
 	{ "scatter-span", U_SCATTER },
@@ -315,7 +317,8 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "precondition", U_WRITES },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
-	{ "no-early-stop", U_WRITES },
+	{ "no-early-stop", U_AU_WRITES },
+	{ "app-area", U_APP_CLASS },
 	{ "out", U_TESTS | U_ANALYZE | U_ADVISE },
 	{ "format", U_TESTS | U_ANALYZE | U_ADVISE },
 	{ "verbose", U_TESTS | U_ADVISE },
@@ -393,7 +396,7 @@ static void option_uses(void)
 	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
 	    "-O", "--max-time=1h", "sim:");
 	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
-	    "(it applies to --find-fat, --open-au and --find-open-au)",
+	    "(it applies to --find-fat, --open-au, --find-open-au and --app-class)",
 	    "-asi", "--readahead", "--preserve", "sim:");
 	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
 	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
@@ -418,7 +421,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version", "advise",
+		"analyze", "restore", "list-sims", "help", "version", "advise", "app-class",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;
