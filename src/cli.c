@@ -57,9 +57,9 @@ static const struct fb_option shared_opts[] = {
 	  .max = FB_MAX_RUNS, .scope = SCOPE_LISTED, .arg = "N",
 	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16)" },
 	SHARED("max-write", 0, FO_SIZE, max_write, SCOPE_LISTED, "SIZE",
-	       "--find-open-au: write at most SIZE bytes in all"),
+	       "--find-open-au, --survey: write at most SIZE bytes in all"),
 	SHARED("max-time", 0, FO_DURATION, max_time, SCOPE_LISTED, "TIME",
-	       "--find-open-au: stop after TIME of device time\n"
+	       "--find-open-au, --survey: stop after TIME of device time\n"
 	       "(90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
 	       "report the bracket found so far"),
 	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_LISTED, NULL,
@@ -461,6 +461,7 @@ static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_
 		return usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
 	if (!o->tests)
 		return no_test(err, len);
+	fb_tests_expand(o);	/* --survey runs -a, --find-open-au and --advise */
 	if ((r = check_unused(g, o->tests, NULL, err, len)) != FB_OK)
 		return r;
 	/* Only the write tests cut erase blocks into blocks. */

@@ -11,7 +11,7 @@
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
 extern const struct fb_test test_advise;
-extern const struct fb_test test_app_class;
+extern const struct fb_test test_app_class, test_survey;
 
 const struct fb_test *const fb_tests[] = {
 	&test_align,
@@ -22,6 +22,7 @@ const struct fb_test *const fb_tests[] = {
 	&test_open_au,
 	&test_find_open_au,
 	&test_app_class,
+	&test_survey,	/* after --find-open-au: it reads its verdict */
 	&test_advise,	/* last: it reads the verdicts of the tests before it */
 	NULL,
 };
@@ -98,6 +99,14 @@ const struct fb_option *fb_option_find(const char *name)
 			if (strcmp(p->name, name) == 0)
 				return p;
 	return NULL;
+}
+
+void fb_tests_expand(struct fb_opts *o)
+{
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		if (fb_test_selected(o, *t))
+			for (const struct fb_test *const *s = (*t)->selects; s && *s; s++)
+				fb_test_select(o, *s);
 }
 
 void fb_tests_defaults(void)

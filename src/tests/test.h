@@ -56,6 +56,8 @@ struct fb_test {
 	/* reads only the verdicts before it, not the device: it also runs after
 	 * --analyze, as run(o, NULL) (--advise) */
 	bool after_analyze;
+	/* the tests it runs with it (--survey): selected before any check (NULL: none) */
+	const struct fb_test *const *selects;
 	/* the shared options it reads (cli.c's table): anything else is refused */
 	const char *const *uses;
 	/* its own options (NULL-name terminated; NULL: none) */
@@ -105,6 +107,8 @@ bool fb_tests_write(const struct fb_opts *o);
 uint32_t fb_tests_after_analyze(void);
 /* Every test's own options back to their defaults. */
 void fb_tests_defaults(void);
+/* Select the tests that the selected ones select (.selects). */
+void fb_tests_expand(struct fb_opts *o);
 /* A test's own option of that long name, or NULL. */
 const struct fb_option *fb_option_find(const char *name);
 /* The whole-number value of a test's own option (FO_UINT, FO_SIZE, ...). */

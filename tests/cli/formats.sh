@@ -20,6 +20,7 @@ runs=(
 	"two|-a -i -b 1024 sim:fat"
 	"advise|-a -b 1024 -O --open-au-nr=3 --advise sim:"
 	"app-class|--app-class sim:ssd"
+	"survey|--survey --max-write=60M sim:"
 )
 for r in "${runs[@]}"; do
 	name=${r%%|*} args=${r#*|}

@@ -207,7 +207,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au, --find-open-au or --app-class (or --analyze FILE)", "sim:");
+	    "--open-au, --find-open-au, --app-class or --survey (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
 	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
@@ -245,7 +245,7 @@ static void getopt_errors(void)
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au, --find-open-au or --app-class (or --analyze FILE)", "--", "-a");
+	    "--open-au, --find-open-au, --app-class or --survey (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
 }
@@ -391,12 +391,12 @@ static void option_uses(void)
 	BAD("--count=3: has no effect with --analyze (it applies to --align, --scatter and "
 	    "--interval)", "--analyze=saved.txt", "--count=3");
 	/* the reproductions of issue 10 */
-	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
+	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au and --survey)",
 	    "-O", "--max-write=1M", "sim:");
-	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
+	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au and --survey)",
 	    "-O", "--max-time=1h", "sim:");
 	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
-	    "(it applies to --find-fat, --open-au, --find-open-au and --app-class)",
+	    "(it applies to --find-fat, --open-au, --find-open-au, --app-class and --survey)",
 	    "-asi", "--readahead", "--preserve", "sim:");
 	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
 	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
@@ -421,7 +421,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version", "advise", "app-class",
+		"analyze", "restore", "list-sims", "help", "version", "advise", "app-class", "survey",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;
