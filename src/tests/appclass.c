@@ -208,7 +208,11 @@ static int app_check_target(const struct fb_opts *o, const struct target *t, cha
 
 static int app_check(struct fb_opts *o, char *err, size_t len)
 {
-	(void)o;
+	if (o->offset % APP_BLOCK) {
+		snprintf(err, len, "--offset=%llu: --app-class needs it 4KiB-aligned, as its requests are",
+			 (unsigned long long)o->offset);
+		return FB_EUSAGE;
+	}
 	if (app_area % APP_SEQ_PIECE || app_area / APP_BLOCK < APP_READS) {
 		snprintf(err, len, "--app-area=%llu: must be a multiple of 512KiB, at least 16MiB",
 			 (unsigned long long)app_area);
