@@ -11,7 +11,22 @@
 #include "analyze_cmd.h"
 #include "core/out.h"
 #include "safety/safety.h"
+#include "tests/test.h"
 #include "verdicts/analyze.h"
+
+/* The tests that read the verdicts just printed (--advise), each in its own section. */
+static int after_analyze(const struct fb_opts *o)
+{
+	int r = FB_OK;
+
+	for (const struct fb_test *const *p = fb_tests; *p && r == FB_OK; p++) {
+		if (!fb_test_selected(o, *p) || !(*p)->after_analyze)
+			continue;
+		out_test_begin((*p)->name);
+		r = (*p)->run(o, NULL);
+	}
+	return r;
+}
 
 int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct ai_json_source *json)
 {
@@ -27,7 +42,7 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct a
 			o->analyze, args[0]);
 		return FB_EUSAGE;
 	}
-	if (o->tests || o->restore) {
+	if ((o->tests & ~fb_tests_after_analyze()) || o->restore) {
 		fprintf(stderr, "flashbench: --analyze=%s: reads saved output and runs no test\n",
 			o->analyze);
 		return FB_EUSAGE;
@@ -49,6 +64,8 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct a
 	out_test_begin("analyze");
 	r = analyze_input(in);
 	ai_close(in);
+	if (r == FB_OK)
+		r = after_analyze(o);
 	/* A result that could not be written was said when it happened. */
 	if ((w = out_close(r, r == FB_OK ? "done" : "failed", NULL)) < 0 && r == FB_OK)
 		r = FB_EDEV;

@@ -24,6 +24,7 @@ static int set_erasesize(struct fb_opts *o, const char *arg, char *err, size_t l
 static int set_offset(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len);
 static int set_report(struct fb_opts *o, const char *arg, char *err, size_t len);
+static int set_precondition(struct fb_opts *o, const char *arg, char *err, size_t len);
 
 #define SHARED(name_, letter_, kind_, field_, scope_, arg_, help_) \
 	{ .name = name_, .letter = letter_, .kind = kind_, .off = offsetof(struct fb_opts, field_), \
@@ -37,10 +38,10 @@ static int set_report(struct fb_opts *o, const char *arg, char *err, size_t len)
  */
 static const struct fb_option shared_opts[] = {
 	{ .name = "blocksize", .letter = 'b', .kind = FO_CALL, .call = set_blocksize,
-	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
+	  .scope = SCOPE_LISTED, .arg = "SIZE",
 	  .help = "smallest block size (default 16KiB; --queue-depth:\nthe request size, default 4KiB)" },
 	{ .name = "erasesize", .letter = 'e', .kind = FO_CALL, .call = set_erasesize,
-	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
+	  .scope = SCOPE_LISTED, .arg = "SIZE",
 	  .help = "erase block (allocation unit) size (default 4MiB)" },
 	{ .name = "count", .letter = 'c', .kind = FO_UINT, .off = offsetof(struct fb_opts, count),
 	  .min = 1, .max = 1000000, .scope = SCOPE_LISTED, .arg = "N",
@@ -50,7 +51,7 @@ static const struct fb_option shared_opts[] = {
 	  .help = "where --open-au, --find-open-au, --interval and\n"
 		  "--queue-depth start (default 16MiB rounded up to the\n"
 		  "erase size); --find-fat and --readahead start at 0 by\ndefault" },
-	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED | SCOPE_WRITES, NULL,
+	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED, NULL,
 	       "write inside each erase block in pseudo-random order;\n"
 	       "--queue-depth: the blocks in pseudo-random order"),
 	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
@@ -63,14 +64,20 @@ static const struct fb_option shared_opts[] = {
 		  "--queue-depth: runs per depth,\ninterleaved (default 3); --open-au: "
 		  "writes of each\nblock size (default 1); steps judged on them" },
 	SHARED("max-write", 0, FO_SIZE, max_write, SCOPE_LISTED, "SIZE",
-	       "--find-open-au: write at most SIZE bytes in all"),
+	       "--find-open-au, --survey: write at most SIZE bytes in all"),
 	SHARED("max-time", 0, FO_DURATION, max_time, SCOPE_LISTED, "TIME",
-	       "--find-open-au: stop after TIME of device time\n"
+	       "--find-open-au, --survey: stop after TIME of device time\n"
 	       "(90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
 	       "report the bracket found so far"),
-	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_WRITES, NULL,
+	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_LISTED, NULL,
 	       "--open-au, --find-fat, --find-open-au: measure every\n"
 	       "block size, even once every write is a garbage collection"),
+	{ .name = "precondition", .kind = FO_CALL, .call = set_precondition,
+	  .scope = SCOPE_WRITES, .arg = "MODE",
+	  .help = "write tests: before them (after the backup), discard\n"
+		  "the regions they write, or fill them sequentially\n"
+		  "once, so that runs start from the same state: discard,\n"
+		  "fill or none (the default: as the card was left)" },
 	SHARED("preserve", 0, FO_FLAG, preserve, SCOPE_WRITES, NULL,
 	       "write tests: back up what they overwrite and put it\n"
 	       "back afterwards, also after Ctrl-C or an error"),
@@ -266,6 +273,20 @@ static int set_report(struct fb_opts *o, const char *arg, char *err, size_t len)
 	return FB_OK;
 }
 
+static int set_precondition(struct fb_opts *o, const char *arg, char *err, size_t len)
+{
+	static const char *const mode[] = {
+		[PRECOND_NONE] = "none", [PRECOND_DISCARD] = "discard", [PRECOND_FILL] = "fill",
+	};
+
+	for (int i = 0; i < 3; i++)
+		if (strcmp(arg, mode[i]) == 0) {
+			o->precondition = i;
+			return FB_OK;
+		}
+	return usage_err(err, len, "--precondition: '%s' is not discard, fill or none", arg);
+}
+
 static int set_option(const struct fb_option *p, struct fb_opts *o, const char *arg, char *err,
 		      size_t len)
 {
@@ -390,8 +411,8 @@ static uint32_t all_tests(void)
 	return bits;
 }
 
-/* "--align, --scatter and --interval"; "every test" for all of them. */
-static void name_list(uint32_t bits, const char *mode, char *buf, size_t len)
+/* "--align, --scatter and --interval" (conj: " and "); "every test" for all of them. */
+static void name_list(uint32_t bits, const char *mode, const char *conj, char *buf, size_t len)
 {
 	size_t at = 0, left = 0;
 
@@ -408,10 +429,10 @@ static void name_list(uint32_t bits, const char *mode, char *buf, size_t len)
 			continue;
 		left--;
 		at += (size_t)snprintf(buf + at, len - at, "%s--%s", at == 0 ? "" :
-				       left == 0 ? " and " : ", ", fb_tests[i]->name);
+				       left == 0 ? conj : ", ", fb_tests[i]->name);
 	}
 	if (mode && at < len)
-		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : " and ", mode);
+		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : conj, mode);
 }
 
 /* An option that none of the selected tests (or the mode) uses does nothing: refused. */
@@ -423,14 +444,18 @@ static int check_unused(const struct given *g, uint32_t sel, const char *mode, c
 	for (size_t i = 0; i < nentries; i++) {
 		const struct entry *e = &entries[i];
 		unsigned scope = e->opt && !e->test ? e->opt->scope : 0;
-		bool in_mode = mode && strcmp(mode, "--analyze") == 0 && (scope & SCOPE_ANALYZE);
+		bool analyze = mode && strcmp(mode, "--analyze") == 0;
+		/* With --analyze: its own options, and the tests that run after it with theirs. */
+		bool in_mode = analyze && ((scope & SCOPE_ANALYZE) ||
+					   (!e->opt && e->test->after_analyze) ||
+					   (e->opt && applies_to(e, sel & fb_tests_after_analyze())));
 
 		if (!g->on[i] || (scope & SCOPE_MODE) || (!e->opt && !mode) ||
 		    (!mode && applies_to(e, sel)) || in_mode)
 			continue;
-		name_list(sel, mode, with, sizeof(with));
+		name_list(sel, mode, " and ", with, sizeof(with));
 		name_list(applies_to(e, all_tests()), scope & SCOPE_ANALYZE ? "--analyze" : NULL,
-			  uses, sizeof(uses));
+			  " and ", uses, sizeof(uses));
 		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
 				 e->name, g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
 				 uses[0] ? uses : "nothing");
@@ -443,12 +468,13 @@ static int check_unused(const struct given *g, uint32_t sel, const char *mode, c
 static int no_test(char *err, size_t len)
 {
 	char names[512];
-	size_t at = 0;
+	uint32_t bits = 0;
 
+	/* The tests that measure (not --advise, which reads their verdicts). */
 	for (unsigned i = 0; fb_tests[i]; i++)
-		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s--%s",
-				       i == 0 ? "" : fb_tests[i + 1] ? ", " : " or ",
-				       fb_tests[i]->name);
+		if (!fb_tests[i]->after_analyze)
+			bits |= 1u << i;
+	name_list(bits, NULL, " or ", names, sizeof(names));
 	return usage_err(err, len, "no test selected: use %s (or --analyze FILE)", names);
 }
 
@@ -474,6 +500,7 @@ static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_
 				 o->format == OUT_JSON ? "json" : "csv");
 	if (o->report)
 		o->format = OUT_REPORT;
+	fb_tests_expand(o);	/* --survey runs -a, --find-open-au and --advise */
 	if ((r = check_unused(g, o->tests, NULL, err, len)) != FB_OK)
 		return r;
 	/* Only the write tests cut erase blocks into blocks. */
@@ -551,8 +578,8 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 	o->nargs = optind < argc ? argc - optind : 0;
 	o->args = argv + (optind < argc ? optind : argc);
 	/* Saved output: analyze_main() refuses a DEVICE, a test or --restore. */
-	if (o->analyze && !o->tests && !o->restore &&
-	    check_unused(&g, 0, "--analyze", err, errlen) != FB_OK)
+	if (o->analyze && !(o->tests & ~fb_tests_after_analyze()) && !o->restore &&
+	    check_unused(&g, o->tests, "--analyze", err, errlen) != FB_OK)
 		return FB_EUSAGE;
 	if (o->analyze)
 		return CLI_ANALYZE;

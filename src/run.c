@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "core/engine.h"
+#include "precondition.h"
 #include "safety/preserve.h"
 #include "core/out.h"
 #include "run.h"
@@ -14,6 +15,7 @@
 #include "safety/safety.h"
 #include "tests/test.h"
 #include "core/units.h"
+#include "verdicts/facts.h"
 
 /* Room for a message naming a 4 KiB path. */
 static char msg[8192];
@@ -122,6 +124,8 @@ static void put_head(const struct fb_opts *o, const struct target *t)
 		out_param_u64("max-write", o->max_write);
 	if (o->max_time)
 		out_param_u64("max-time", o->max_time);
+	if (o->precondition != PRECOND_NONE)
+		out_param_str("precondition", o->precondition == PRECOND_FILL ? "fill" : "discard");
 	for (const struct fb_test *const *p = fb_tests; *p; p++)
 		for (const struct fb_option *x = (*p)->options; x && x->name; x++)
 			if (fb_test_selected(o, *p))
@@ -213,8 +217,8 @@ static int prepare_tests(struct fb_opts *o, struct target *t)
 
 /*
  * The last steps before the tests: the regions announced, the guard armed
- * and the backup made (--preserve), then --out created: a run refused on
- * the way creates nothing. Only a test that measures first (--find-open-au
+ * and the backup made (--preserve), then --out created (a run refused on
+ * the way creates nothing), then --precondition. Only a test that measures first (--find-open-au
  * without --erasesize runs -a) has --out opened before, for its table;
  * *measured says it did, so that an interrupt there is reported.
  */
@@ -237,11 +241,14 @@ static int prepare(struct fb_opts *o, struct target *t, struct preserve **saved,
 		st = run_regions(o, o->device, t->size, &r, &n);
 	if (st == FB_OK)
 		st = preserve_begin(o, t, r, n, saved);
-	free(r);
 	if (st == FB_OK && !early && (st = open_out(o, t)) != FB_OK) {
 		preserve_discard(*saved);
 		*saved = NULL;
 	}
+	/* The regions discarded or filled once, after the backup, before the tests. */
+	if (st == FB_OK)
+		st = precondition_run(o, t, r, n);
+	free(r);
 	return st;
 }
 
@@ -299,6 +306,7 @@ int fb_run(struct fb_opts *o)
 			"destroys the data in the regions it announces: every safety check of a "
 			"write test applies%s\n", o->device,
 			o->preserve ? "" : " (--preserve puts the data back)");
+	vf_reset();	/* the verdicts of this run only (the tests read them: facts.h) */
 	if ((r = check_paths(o)) != FB_OK)
 		return r;
 	if ((r = open_target(o, &t)) != FB_OK)

@@ -12,6 +12,7 @@
 
 volatile sig_atomic_t fb_stop;
 static char last_error[4096 + 256];	/* the path is up to 4 KiB */
+static uint64_t total_written, total_write_ns;
 
 static void on_signal(int sig)
 {
@@ -82,12 +83,19 @@ void eng_buffer_free(void *buf)
 	free(buf);
 }
 
-void eng_device_error(const struct target *t, bool wr, uint64_t off, size_t len, const char *why)
+/* "DEVICE: WHAT at offset O, length L: WHY" on stderr, kept for the JSON status. */
+static void report_error(const struct target *t, const char *what, uint64_t off, uint64_t len,
+			 const char *why)
 {
-	snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
-		 t->path, wr ? "write" : "read", (unsigned long long)off, len, why);
+	snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %llu: %s", t->path,
+		 what, (unsigned long long)off, (unsigned long long)len, why);
 	progress_clear();
 	fprintf(stderr, "flashbench: %s\n", last_error);
+}
+
+void eng_device_error(const struct target *t, bool wr, uint64_t off, size_t len, const char *why)
+{
+	report_error(t, wr ? "write" : "read", off, len, why);
 }
 
 bool eng_write_allowed(uint64_t off, size_t len)
@@ -98,6 +106,15 @@ bool eng_write_allowed(uint64_t off, size_t len)
 	fprintf(stderr, "flashbench: internal error: write outside the announced region "
 		"at offset %llu, length %zu; nothing written there\n", (unsigned long long)off, len);
 	return false;
+}
+
+/* r < 0: say so, with the offset and length. */
+static int io_failed(struct target *t, const char *what, uint64_t off, uint64_t len, int r)
+{
+	if (r >= 0)
+		return FB_OK;
+	report_error(t, what, off, len, strerror(-r));
+	return FB_EDEV;
 }
 
 static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns, bool wr)
@@ -117,12 +134,34 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 		r = target_read(t, buf, len, off, ns);
 		t->data_unseen = false;
 	}
-	if (r < 0) {
-		eng_device_error(t, wr, off, len, strerror(-r));
-		return FB_EDEV;
+	if (r < 0)
+		return io_failed(t, wr ? "write" : "read", off, len, r);
+	if (wr) {
+		total_written += len;
+		total_write_ns += *ns;
 	}
 	progress_tick();
 	return FB_OK;
+}
+
+int eng_discard(struct target *t, uint64_t off, uint64_t len)
+{
+	if (fb_stop)
+		return FB_EINTR;
+	if (!regions_allowed(off, len)) {
+		fprintf(stderr, "flashbench: internal error: discard outside the announced region "
+			"at offset %llu, length %llu; nothing discarded there\n",
+			(unsigned long long)off, (unsigned long long)len);
+		return FB_EDEV;
+	}
+	return io_failed(t, "discard", off, len, t->ops->discard ? t->ops->discard(t, off, len)
+								  : -EOPNOTSUPP);
+}
+
+void eng_write_totals(uint64_t *bytes, uint64_t *ns)
+{
+	*bytes = total_written;
+	*ns = total_write_ns;
 }
 
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)

@@ -91,6 +91,20 @@ int eng_queue_reap(struct target *t, unsigned min, struct qio_done *done, unsign
 		   unsigned *got);
 void eng_queue_close(struct target *t);
 
+/*
+ * Discard len bytes at off (an announced region, as a write): FB_OK, or
+ * FB_EDEV after printing "DEVICE: discard at offset O, length L: error"
+ * (EOPNOTSUPP when the target kind has no discard); FB_EINTR as above.
+ */
+int eng_discard(struct target *t, uint64_t off, uint64_t len);
+
+/*
+ * The bytes written and the device time the writes took, since the
+ * process began: a chain of tests (--survey) shares one --max-write and
+ * --max-time by the difference.
+ */
+void eng_write_totals(uint64_t *bytes, uint64_t *ns);
+
 /* The fastest of count reads of the same range. */
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
 		 unsigned count, uint64_t *min_ns);

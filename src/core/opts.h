@@ -21,6 +21,9 @@ enum {
 
 #define FB_VERSION "0.1"
 
+/* --precondition: what is done to the announced regions before the write tests. */
+enum fb_precondition { PRECOND_NONE, PRECOND_DISCARD, PRECOND_FILL };
+
 /* The most --runs a test takes. */
 #define FB_MAX_RUNS 16
 
@@ -42,6 +45,7 @@ struct fb_opts {
 	unsigned runs;		/* repetitions of each measurement */
 	uint64_t max_write;	/* bytes a search may write, 0 = no limit */
 	uint64_t max_time;	/* ns of device time a search may take, 0 = no limit */
+	int precondition;	/* enum fb_precondition */
 	/* where results go */
 	const char *out;
 	int format;		/* enum out_format: text, json, csv (report: --report) */

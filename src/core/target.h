@@ -34,6 +34,13 @@ struct target_ops {
 	 * the time is the whole request's. 0 or -errno. */
 	int (*read)(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns);
 	int (*write)(struct target *t, const void *buf, size_t len, uint64_t off, uint64_t *ns);
+	/*
+	 * Discard len bytes at off (--precondition=discard): the device may
+	 * forget what was there and start those blocks afresh. 0 or -errno;
+	 * NULL when the kind cannot. how names the means ("BLKDISCARD").
+	 */
+	int (*discard)(struct target *t, uint64_t off, uint64_t len);
+	const char *discard_how;
 	/* Let ns of idle time pass (background work, cache recovery). May be NULL. */
 	void (*idle)(struct target *t, uint64_t ns);
 	/* Print counters (bytes read/written, garbage collections) for -v. May be NULL. */

@@ -61,6 +61,24 @@ static int dev_write(struct target *t, const void *buf, size_t len, uint64_t off
 	return r;
 }
 
+/* A regular file: its blocks freed, reading back as zeros (the size stays). */
+static int file_discard(struct target *t, uint64_t off, uint64_t len)
+{
+	if (fallocate(t->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)len) < 0)
+		return -errno;
+	return 0;
+}
+
+/* A block device: the kernel passes it on as TRIM, UNMAP, ERASE or a hole (loop). */
+static int block_discard(struct target *t, uint64_t off, uint64_t len)
+{
+	uint64_t range[2] = { off, len };
+
+	if (ioctl(t->fd, BLKDISCARD, range) < 0)
+		return -errno;
+	return 0;
+}
+
 static void dev_idle(struct target *t, uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
@@ -127,6 +145,7 @@ static void dev_close(struct target *t)
 
 static const struct target_ops dev_file_ops = {
 	.kind = "file", .read = dev_read, .write = dev_write,
+	.discard = file_discard, .discard_how = "FALLOC_FL_PUNCH_HOLE",
 	.idle = dev_idle, .close = dev_close,
 	.qopen = dev_qopen, .qsubmit = dev_qsubmit, .qreap = dev_qreap,
 	.qclose = dev_qclose, .qdescribe = dev_qdescribe, .now = dev_now,
@@ -134,6 +153,7 @@ static const struct target_ops dev_file_ops = {
 
 static const struct target_ops dev_block_ops = {
 	.kind = "block device", .read = dev_read, .write = dev_write,
+	.discard = block_discard, .discard_how = "BLKDISCARD",
 	.idle = dev_idle, .close = dev_close,
 	.qopen = dev_qopen, .qsubmit = dev_qsubmit, .qreap = dev_qreap,
 	.qclose = dev_qclose, .qdescribe = dev_qdescribe, .now = dev_now,

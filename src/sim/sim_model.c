@@ -351,6 +351,24 @@ uint64_t sim_batch(struct sim_card *c, struct sim_req *r, size_t n)
 	return end - t0;
 }
 
+void sim_discard(struct sim_card *c, uint64_t off, uint64_t len)
+{
+	uint64_t end = off + len;
+
+	c->n.discarded += len;
+	for (unsigned i = 0; i < c->nopen;) {
+		uint64_t a = c->open[i].au * c->p.erase;
+
+		if (a >= off && a + au_len(c, c->open[i].au) <= end) {
+			if (c->open[i].random)
+				c->nrandom--;
+			c->open[i] = c->open[--c->nopen];	/* nothing to copy: forgotten */
+		} else {
+			i++;
+		}
+	}
+}
+
 void sim_idle(struct sim_card *c, uint64_t ns)
 {
 	unsigned __int128 freed;

@@ -182,6 +182,7 @@ struct sim_counters {
 	uint64_t bytes_copied;			/* by garbage collection */
 	uint64_t gcs, erases;
 	uint64_t cached;			/* bytes that went to the cache */
+	uint64_t discarded;			/* bytes discarded (sim_discard) */
 };
 
 struct sim_card {
@@ -230,6 +231,14 @@ void sim_queue_wait(struct sim_card *c, uint64_t t);
 /* Serve n requests as one batch over the card's channels (see above):
  * each r[k].ns is its own cost; returns the time until the last is done. */
 uint64_t sim_batch(struct sim_card *c, struct sim_req *r, size_t n);
+
+/*
+ * Discard [off, off + len): every AU wholly inside it starts afresh, as
+ * a card's controller may erase it at leisure: an open one is closed
+ * without a copy or a garbage collection (its data is gone), so the next
+ * write opens it anew. AUs only partly inside keep their state.
+ */
+void sim_discard(struct sim_card *c, uint64_t off, uint64_t len);
 
 /* Let ns of idle time pass: the clock moves, the cache drains. */
 void sim_idle(struct sim_card *c, uint64_t ns);

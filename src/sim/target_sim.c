@@ -179,6 +179,23 @@ static uint64_t sim_now(struct target *t)
 	return priv(t)->card.now_ns;
 }
 
+/* The model's AUs start afresh; the image's blocks are freed and read as zeros. */
+static int sim_discard_op(struct target *t, uint64_t off, uint64_t len)
+{
+	struct sim_priv *sp = priv(t);
+	int r = check_range(t, len, off);
+
+	if (r < 0)
+		return r;
+	if (!t->writable)
+		return -EBADF;
+	if (sp->img >= 0 && fallocate(sp->img, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+				      (off_t)off, (off_t)len) < 0)
+		return -errno;
+	sim_discard(&sp->card, off, len);
+	return 0;
+}
+
 static void sim_idle_op(struct target *t, uint64_t ns)
 {
 	sim_idle(&priv(t)->card, ns);
@@ -194,9 +211,9 @@ static void sim_stats_op(struct target *t, FILE *f)
 		fmt_size(w, sizeof(w), c->n.bytes_written),
 		(unsigned long long)c->n.gcs, (unsigned long long)c->n.erases);
 	fprintf(f, "sim: copied %s in garbage collections, %s through the write cache, "
-		"%u AUs open, virtual time %s\n",
+		"%s discarded, %u AUs open, virtual time %s\n",
 		fmt_size(cp, sizeof(cp), c->n.bytes_copied),
-		fmt_size(r, sizeof(r), c->n.cached), c->nopen,
+		fmt_size(r, sizeof(r), c->n.cached), fmt_size(w, sizeof(w), c->n.discarded), c->nopen,
 		fmt_time(tm, sizeof(tm), (double)c->now_ns));
 }
 
@@ -216,6 +233,8 @@ static const struct target_ops sim_ops = {
 	.kind = "simulated card",
 	.read = sim_read_op,
 	.write = sim_write_op,
+	.discard = sim_discard_op,
+	.discard_how = "the model (and the image's blocks freed)",
 	.idle = sim_idle_op,
 	.stats = sim_stats_op,
 	.close = sim_close_op,

@@ -1,4 +1,4 @@
-/* The align test's measurement, and its verdict for --find-open-au. */
+/* The align test's measurement (its verdict is remembered in verdicts/facts.h). */
 #ifndef FB_ALIGN_H
 #define FB_ALIGN_H
 
@@ -22,9 +22,5 @@ int align_measure(struct target *t, void *buf, uint64_t b, uint64_t bs,
 
 /* -a: the table and its verdict (--find-open-au runs it first without --erasesize). */
 int align_run(const struct fb_opts *o, struct target *t);
-
-struct va_verdict;
-/* The verdict of the last complete -a run in this process (NULL: none). */
-const struct va_verdict *align_last_verdict(void);
 
 #endif

@@ -45,6 +45,7 @@
 #include "core/progress.h"
 #include "tests/test.h"
 #include "core/units.h"
+#include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_openau.h"
 
@@ -405,7 +406,7 @@ static int find_open_au_prepare(struct fb_opts *o, struct target *t)
 	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
 	out_test_begin(test_align.name);
 	r = align_run(o, t);
-	v = align_last_verdict();
+	v = vf_align_verdict();
 	if (r == FB_EINTR || fb_stop)
 		return FB_EINTR;	/* run.c ends the section with the interruption */
 	out_test_end(r == FB_OK ? "done" : "failed", NULL);
@@ -449,7 +450,8 @@ static size_t find_open_au_regions(const struct fb_opts *o, uint64_t size, struc
 }
 
 static const char *const find_open_au_uses[] = {
-	"blocksize", "erasesize", "offset", "random", "max-write", "max-time", NULL,
+	"blocksize", "erasesize", "offset", "random", "max-write", "max-time", "no-early-stop",
+	NULL,
 };
 
 const struct fb_test test_find_open_au = {

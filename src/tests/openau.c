@@ -200,7 +200,7 @@ static const struct fb_option open_au_options[] = {
 };
 
 static const char *const open_au_uses[] = { "blocksize", "erasesize", "offset", "random", "runs",
-					     NULL };
+					     "no-early-stop", NULL };
 
 const struct fb_test test_open_au = {
 	.name = "open-au",

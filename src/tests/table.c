@@ -12,6 +12,8 @@ extern const struct fb_test test_info;
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
 extern const struct fb_test test_queue_depth;
+extern const struct fb_test test_advise;
+extern const struct fb_test test_app_class, test_survey;
 
 const struct fb_test *const fb_tests[] = {
 	&test_info,
@@ -23,6 +25,9 @@ const struct fb_test *const fb_tests[] = {
 	&test_find_fat,
 	&test_open_au,
 	&test_find_open_au,
+	&test_app_class,
+	&test_survey,	/* after --find-open-au: it reads its verdict */
+	&test_advise,	/* last: it reads the verdicts of the tests before it */
 	NULL,
 };
 
@@ -73,6 +78,16 @@ bool fb_tests_write(const struct fb_opts *o)
 	return false;
 }
 
+uint32_t fb_tests_after_analyze(void)
+{
+	uint32_t bits = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if (fb_tests[i]->after_analyze)
+			bits |= 1u << i;
+	return bits;
+}
+
 uint64_t fb_option_u64(const struct fb_option *opt, const struct fb_opts *o)
 {
 	const void *p = opt->var ? opt->var : (const char *)o + opt->off;
@@ -98,6 +113,14 @@ const struct fb_option *fb_option_find(const char *name)
 			if (strcmp(p->name, name) == 0)
 				return p;
 	return NULL;
+}
+
+void fb_tests_expand(struct fb_opts *o)
+{
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		if (fb_test_selected(o, *t))
+			for (const struct fb_test *const *s = (*t)->selects; s && *s; s++)
+				fb_test_select(o, *s);
 }
 
 void fb_tests_defaults(void)

@@ -67,6 +67,11 @@ struct fb_test {
 	 * true; without the option it is a read-only test in every respect.
 	 */
 	const char *writes_with;
+	/* reads only the verdicts before it, not the device: it also runs after
+	 * --analyze, as run(o, NULL) (--advise) */
+	bool after_analyze;
+	/* the tests it runs with it (--survey): selected before any check (NULL: none) */
+	const struct fb_test *const *selects;
 	/* the shared options it reads (cli.c's table): anything else is refused */
 	const char *const *uses;
 	/* its own options (NULL-name terminated; NULL: none) */
@@ -114,8 +119,12 @@ void fb_test_select(struct fb_opts *o, const struct fb_test *t);
 bool fb_test_writes(const struct fb_test *t);
 /* Does any selected test write? */
 bool fb_tests_write(const struct fb_opts *o);
+/* The tests that also run after --analyze, as bits. */
+uint32_t fb_tests_after_analyze(void);
 /* Every test's own options back to their defaults. */
 void fb_tests_defaults(void);
+/* Select the tests that the selected ones select (.selects). */
+void fb_tests_expand(struct fb_opts *o);
 /* A test's own option of that long name, or NULL. */
 const struct fb_option *fb_option_find(const char *name);
 /* The whole-number value of a test's own option (FO_UINT, FO_SIZE, ...). */

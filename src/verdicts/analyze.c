@@ -16,6 +16,7 @@
 #include "core/out.h"
 #include "core/opts.h"
 #include "verdicts/analyze.h"
+#include "verdicts/facts.h"
 #include "verdicts/saved_output.h"
 #include "core/units.h"
 #include "verdicts/verdict_align.h"
@@ -464,6 +465,7 @@ int analyze_input(struct ai_input *in)
 
 	if (!a)
 		return FB_EDEV;
+	vf_reset();	/* the verdicts of this input only (--advise reads them) */
 	oa_bracket_init(&a->br[0]);
 	oa_bracket_init(&a->br[1]);
 	while (ai_next(in) > 0)

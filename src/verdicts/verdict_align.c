@@ -27,6 +27,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/out.h"
+#include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_align_text.h"
 #include "verdicts/verdict_step.h"
@@ -466,6 +467,7 @@ void va_print(const struct va_verdict *v)
 	struct out_verdict p = { .name = "page", .result = "named", .has_value = true,
 				 .value = v->page, .unit = "bytes" };
 
+	vf_align(v);
 	if (v->no_pattern) {
 		e.result = "none";
 		out_verdict(&e, "no clear pattern: %s", v->erase_why);

@@ -4,6 +4,7 @@
 
 #include "core/units.h"
 #include "core/out.h"
+#include "verdicts/facts.h"
 #include "verdicts/verdict_findfat.h"
 #include "verdicts/verdict_sweep.h"
 
@@ -133,6 +134,7 @@ void ff_print(const struct ff_result *res)
 				 .has_value = res->state == FF_AREA, .value = res->area,
 				 .unit = "count" };
 
+	vf_fat(res);
 	out_verdict(&v, "%s (%s): %s", head[res->state], res->random ? "random" : "linear",
 		    res->why);
 }

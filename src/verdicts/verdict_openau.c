@@ -7,6 +7,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/out.h"
+#include "verdicts/facts.h"
 #include "verdicts/verdict_openau.h"
 
 /* A line halves when its rate is at most this fraction of the line before. */
@@ -194,6 +195,7 @@ void oa_result_print(unsigned nr, bool random, const struct oa_result *res)
 				 .result = oa_class_name(res->c), .has_value = nr != 0, .value = nr,
 				 .unit = "count" };
 
+	vf_open_au(nr, random, res->c);
 	if (nr)
 		out_verdict(&v, "%u open AU%s (%s): %s: %s", nr, nr == 1 ? "" : "s", mode,
 			    oa_class_name(res->c), res->why);

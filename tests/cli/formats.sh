@@ -22,6 +22,9 @@ runs=(
 	"info|--info sim:"
 	"info-file|--info $TESTS_DIR/fixtures/sysfs/README.md"
 	"two|-a -i -b 1024 sim:fat"
+	"advise|-a -b 1024 -O --open-au-nr=3 --advise sim:"
+	"app-class|--app-class sim:ssd"
+	"survey|--survey --max-write=60M sim:"
 )
 for r in "${runs[@]}"; do
 	name=${r%%|*} args=${r#*|}

@@ -64,6 +64,14 @@ def row_text(rec):
     if t == "find-open-au":
         return "%s\t%s\tslowest %s" % (fmt_size(rec["block_bytes"]), fmt_rate(rec["rate_bps"]),
                                       fmt_rate(rec["slowest_bps"]))
+    if t == "sfdisk":
+        return rec["line"]
+    if t == "app-class":
+        if rec["request_bytes"] == 524288:
+            return "%s\t%s\t%s in %s" % (rec["figure"], fmt_rate(rec["rate_bps"]),
+                                        fmt_size(rec["bytes"]), fmt_time(rec["time_ns"]))
+        return "%s\t%.0f IOPS\t%d requests in %s" % (rec["figure"], rec["iops"], rec["requests"],
+                                                    fmt_time(rec["time_ns"]))
     if t == "scatter":
         return "%s\t%s" % (("%g" % (rec["offset_bytes"] / 1048576.0)), "%g" % (rec["time_ns"] / 1e6))
     if t == "interval":

@@ -30,10 +30,10 @@ for layer in "${!allowed[@]}"; do
 		done
 	done
 done
-# The top level: main, the command line, the run, the modes.
+# The top level: main, the command line, the run (and its precondition), the modes.
 for f in "$SRC"/*.c; do
 	ok "top level: ${f#$SRC/} is main, cli, run or a mode" \
-		grep -qE '^(main|cli|cli_usage|run|analyze_cmd|analyze_json)\.c$' <<<"${f#$SRC/}"
+		grep -qE '^(main|cli|cli_usage|run|precondition|analyze_cmd|analyze_json)\.c$' <<<"${f#$SRC/}"
 done
 # Every test is one file in src/tests/ with one descriptor in the table.
 for d in $(grep -oE '&test_[a-z_]+' "$SRC/tests/table.c" | sort -u | sed 's/&//'); do

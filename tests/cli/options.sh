@@ -16,7 +16,7 @@ refused() {
 }
 
 # ---- options that do nothing in the chosen test (issue 10)
-refused "-O --max-write" "--max-write=1M: has no effect with --open-au (it applies to --find-open-au)" \
+refused "-O --max-write" "--max-write=1M: has no effect with --open-au (it applies to --find-open-au and --survey)" \
 	-O --max-write=1M "$IMG"
 refused "-O --max-time" "--max-time=10s: has no effect with --open-au" -O --max-time=10s "$IMG"
 refused "--preserve with read-only tests" \

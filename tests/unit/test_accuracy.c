@@ -29,6 +29,7 @@
 #include "core/target.h"
 #include "tests/test.h"
 #include "unit.h"
+#include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"
 
 #define KiB 1024ull
@@ -265,18 +266,18 @@ static void align_cards(unsigned cards)
 		opts_defaults(&o);
 		o.blocksize = c.bs;
 		o.count = c.count;
-		if (run_test(c.spec, &o, false) != FB_OK || !align_last_verdict())
+		if (run_test(c.spec, &o, false) != FB_OK || !vf_align_verdict())
 			continue;
 		n = printed_rows(rows);
 		va_judge(rows, n, &an);
-		agree += same_verdict(&an, align_last_verdict());
-		out = judge_card(&c, align_last_verdict());
+		agree += same_verdict(&an, vf_align_verdict());
+		out = judge_card(&c, vf_align_verdict());
 		q = step_over_noise(&c, rows, n);
 		count(&t[q >= 2 ? 0 : q >= 1 ? 1 : 2], out);
 		/* FB_ACCURACY_SHOW=1: the clear cards that were not named, to study. */
 		if (q >= 2 && out == UNSURE && getenv("FB_ACCURACY_SHOW"))
 			printf("unsure: -a -b %llu -c %u sim:%s\n  %s\n", (unsigned long long)c.bs,
-			       c.count, c.spec, align_last_verdict()->erase_why);
+			       c.count, c.spec, vf_align_verdict()->erase_why);
 		count(&t[c.three ? 4 : 3], out);
 		count(&t[5], out);
 	}

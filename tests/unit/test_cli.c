@@ -207,7 +207,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
 	BAD("no test selected: use --info, --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
-	    "--open-au or --find-open-au (or --analyze FILE)", "sim:");
+	    "--open-au, --find-open-au, --app-class or --survey (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
 	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
@@ -245,7 +245,7 @@ static void getopt_errors(void)
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
 	BAD("no test selected: use --info, --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
-	    "--open-au or --find-open-au (or --analyze FILE)", "--", "-a");
+	    "--open-au, --find-open-au, --app-class or --survey (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
 }
@@ -260,6 +260,7 @@ static const char *sample_value(const char *name)
 		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
 		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
 		{ "out", "o.txt" }, { "backup", "b.backup" }, { "engine", "aio" },
+		{ "precondition", "fill" }, { "app-area", "16M" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -275,7 +276,11 @@ enum {
 	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
 	/* --queue-depth reads; with --write it is a write test */
 	U_QD = 1u << 9, U_QD_WRITE = 1u << 10, U_QDS = U_QD | U_QD_WRITE, U_INFO = 1u << 11,
-	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
+	U_APP_CLASS = 1u << 12,
+	/* the tests checked on their own (their words are not in test_words) */
+	U_ADVISE = 1u << 16,
+	U_AU_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,	/* erase-block writers */
+	U_WRITES = U_AU_WRITES | U_APP_CLASS,
 	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS | U_INFO,
 };
 
@@ -285,7 +290,7 @@ static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
 	{ "--restore=b.backup" }, { "--queue-depth=1,4" }, { "--queue-depth=1,4", "--write" },
-	{ "--info" },
+	{ "--info" }, { "--app-class" },
 };
 
 /*
@@ -295,12 +300,12 @@ static const char *const test_words[][3] = {
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */
 static const struct { const char *name; unsigned tests; } expect_uses[] = {
-	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES | U_QDS },
-	{ "erasesize", U_INTERVAL | U_WRITES | U_QD_WRITE },
+	{ "blocksize", U_ALIGN | U_SCATTER | U_AU_WRITES | U_QDS },
+	{ "erasesize", U_INTERVAL | U_AU_WRITES | U_ADVISE },
 	{ "count", U_ALIGN | U_SCATTER | U_INTERVAL },
 	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS },
 	{ "open-au-nr", U_OPEN_AU },
-	{ "random", U_WRITES | U_QDS },
+	{ "random", U_AU_WRITES | U_QDS },
 	{ "fat-nr", U_FIND_FAT },
 	{ "scatter-order", U_SCATTER },
 	{ "scatter-span", U_SCATTER },
@@ -315,12 +320,14 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "plateau", U_READAHEAD },
 	{ "preserve", U_WRITES | U_QD_WRITE },
 	{ "backup", U_WRITES | U_QD_WRITE },
+	{ "precondition", U_WRITES | U_QD_WRITE },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
-	{ "no-early-stop", U_WRITES | U_QD_WRITE },
-	{ "out", U_TESTS | U_ANALYZE },
-	{ "format", U_TESTS | U_ANALYZE },
-	{ "verbose", U_TESTS },
+	{ "no-early-stop", U_AU_WRITES },
+	{ "app-area", U_APP_CLASS },
+	{ "out", U_TESTS | U_ANALYZE | U_ADVISE },
+	{ "format", U_TESTS | U_ANALYZE | U_ADVISE },
+	{ "verbose", U_TESTS | U_ADVISE },
 };
 
 #define NEXPECT (sizeof(expect_uses) / sizeof(expect_uses[0]))
@@ -377,13 +384,27 @@ static void option_uses(void)
 		CHECK(cli_option_applies(expect_uses[i].name, "info") ==
 		      ((expect_uses[i].tests & U_INFO) != 0));
 	}
+	/* the tests checked on their own, by the descriptors' answer */
+	for (size_t i = 0; i < NEXPECT; i++)
+		CHECK(cli_option_applies(expect_uses[i].name, "advise") ==
+		      ((expect_uses[i].tests & U_ADVISE) != 0));
+	/* --advise reads the verdicts of another test, or of --analyze, with its options */
+	CHECK(P("-a", "--advise", "--erasesize=8M", "sim:") == FB_OK && o.erasesize == 8 * MiB);
+	CHECK(P("--analyze=saved.txt", "--advise", "--erasesize=8M") == CLI_ANALYZE);
+	CHECK(P("--analyze=saved.txt", "--advise") == CLI_ANALYZE);
+	BAD("--advise: needs the verdicts of a test in the same run (-a, -O, -f, --find-open-au, "
+	    "--survey) or of --analyze FILE", "--advise", "sim:");
+	BAD("--fat-nr=3: has no effect with --advise and --analyze (it applies to --find-fat)",
+	    "--analyze=saved.txt", "--advise", "--fat-nr=3");
+	BAD("--count=3: has no effect with --analyze (it applies to --align, --scatter and "
+	    "--interval)", "--analyze=saved.txt", "--count=3");
 	/* the reproductions of issue 10 */
-	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
+	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au and --survey)",
 	    "-O", "--max-write=1M", "sim:");
-	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
+	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au and --survey)",
 	    "-O", "--max-time=1h", "sim:");
 	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
-	    "(it applies to --find-fat, --open-au and --find-open-au)",
+	    "(it applies to --find-fat, --open-au, --find-open-au, --app-class and --survey)",
 	    "-asi", "--readahead", "--preserve", "sim:");
 	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
 	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
@@ -409,6 +430,7 @@ static void uses_cover_help(void)
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
 		"analyze", "restore", "list-sims", "help", "version", "queue-depth", "info", "report",
+		"advise", "app-class", "survey",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;

@@ -1,9 +1,46 @@
-/* The LFSR order visits every index exactly once; statistics helpers. */
+/* The LFSR order visits every index exactly once; statistics helpers; the
+ * guard on discards; the write totals. */
 #include <stdlib.h>
 
 #include "core/engine.h"
+#include "core/opts.h"
+#include "core/regions.h"
 #include "core/stats.h"
 #include "unit.h"
+
+/* A discard is a write: only inside the announced regions; the totals count writes. */
+static void discard_and_totals(void)
+{
+	struct region r = { 4 << 20, 4 << 20 };
+	struct target *t;
+	char err[256];
+	uint64_t b0, n0, b1, n1, ns;
+	void *buf;
+
+	if (target_open("sim:size=64M", TGT_WRITE, &t, err, sizeof(err)) != 0) {
+		CHECK(0);
+		return;
+	}
+	buf = eng_buffer(t, 65536);
+	CHECK(regions_arm(&r, 1) == 0);
+	CHECK(eng_discard(t, 4 << 20, 4 << 20) == FB_OK);
+	CHECK(eng_discard(t, 0, 4096) == FB_EDEV);
+	CHECK(eng_discard(t, (8 << 20) - 4096, 8192) == FB_EDEV);
+	CHECK(strstr(eng_last_error() ? eng_last_error() : "", "discard") == NULL);
+	eng_write_totals(&b0, &n0);
+	CHECK(eng_write(t, buf, 65536, 4 << 20, &ns) == FB_OK);
+	eng_write_totals(&b1, &n1);
+	CHECK(b1 - b0 == 65536 && n1 - n0 == ns && ns > 0);
+	CHECK(eng_read(t, buf, 65536, 0, &ns) == FB_OK);
+	eng_write_totals(&b0, &n0);
+	CHECK(b0 == b1 && n0 == n1);	/* reads are not writes */
+	/* a device error names the discard, its offset and length */
+	CHECK(eng_discard(t, 4 << 20, 100) == FB_EDEV);
+	CHECK(eng_last_error() && strstr(eng_last_error(), "discard at offset 4194304, length 100"));
+	regions_disarm();
+	eng_buffer_free(buf);
+	target_close(t);
+}
 
 static int permutation_ok(uint64_t n)
 {
@@ -38,5 +75,6 @@ int main(void)
 	CHECK(stats_median(odd, 3) == 3 && odd[0] == 5);
 	CHECK(stats_min(odd, 3) == 1);
 	CHECK(stats_mean(odd, 3) == 3);
+	discard_and_totals();
 	UNIT_DONE();
 }

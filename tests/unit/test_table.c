@@ -52,6 +52,14 @@ static uint64_t file_sum(const char *path)
 	return h;
 }
 
+static bool lists(const struct fb_test *t, const char *option)
+{
+	for (const char *const *u = t->uses; u && *u; u++)
+		if (strcmp(*u, option) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Run one test on path with its own words; returns the exit status. A
  * test that writes only with one of its options (.writes_with) is run
@@ -77,8 +85,12 @@ static int run_one(const struct fb_test *t, const char *path, bool wr)
 		snprintf(wflag, sizeof(wflag), "--%s", t->writes_with);
 		argv[argc++] = wflag;
 	}
-	if (t->writes && wr)
+	if (t->after_analyze)	/* it reads the verdicts of another test */
+		argv[argc++] = "-a";
+	if (t->writes && wr && lists(t, "erasesize"))	/* small erase blocks: they fit in 64 MiB */
 		argv[argc++] = "--erasesize=1M";
+	if (strcmp(t->name, "app-class") == 0)
+		argv[argc++] = "--app-area=16M";
 	argv[argc++] = "--out=/dev/null";
 	argv[argc++] = (char *)path;
 	argv[argc] = NULL;

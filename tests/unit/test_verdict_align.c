@@ -13,6 +13,7 @@
 #include "verdicts/saved_output.h"
 #include "core/target.h"
 #include "unit.h"
+#include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"
 
 #define KiB 1024ull
@@ -157,7 +158,7 @@ static uint64_t live(const char *spec, uint64_t bs, unsigned count, const struct
 	o.count = count;
 	r = align_run(&o, t);
 	target_close(t);
-	*out = align_last_verdict();
+	*out = vf_align_verdict();
 	if (r != 0 || !*out)
 		return 1;
 	return (*out)->erase_state == VA_FOUND ? (*out)->erase : 0;

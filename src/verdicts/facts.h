@@ -1,0 +1,40 @@
+/*
+ * The verdicts of this run, as they were printed: the last align
+ * verdict, every open-AU run and probe that named its N (one bracket per
+ * mode, each N with its best result, as --find-open-au and --analyze
+ * count them), and the last find-fat verdict. The print functions record
+ * them (va_print, oa_result_print, ff_print), which a live run and
+ * --analyze of its saved output both go through: whatever reads the
+ * facts next -- --find-open-au and --survey the erase size, --advise
+ * all of them -- gets the same numbers either way.
+ */
+#ifndef FB_FACTS_H
+#define FB_FACTS_H
+
+#include <stdbool.h>
+
+#include "verdicts/verdict_align.h"
+#include "verdicts/verdict_findfat.h"
+#include "verdicts/verdict_openau.h"
+
+struct vf_facts {
+	bool align;			/* an align verdict was printed */
+	struct va_verdict va;		/* the last one */
+	unsigned oa_runs[2];		/* open-AU runs with their N: [random] */
+	struct oa_bracket oa[2];	/* ...as a bracket */
+	bool fat;			/* a find-fat verdict was printed */
+	struct ff_result ff;		/* the last one */
+};
+
+/* Forget everything (a new run, a new --analyze). */
+void vf_reset(void);
+const struct vf_facts *vf_get(void);
+/* The last align verdict printed (NULL: none). */
+const struct va_verdict *vf_align_verdict(void);
+
+/* What the print functions record. */
+void vf_align(const struct va_verdict *v);
+void vf_open_au(unsigned nr, bool random, enum oa_class c);
+void vf_fat(const struct ff_result *r);
+
+#endif

@@ -1,0 +1,72 @@
+#!/bin/bash
+# --survey: -a, then the open-AU search with the erase size found (linear,
+# then random), then find-fat, then the advice; within --max-write; only
+# inside the announced regions; stops early when nothing more can be said.
+. "$(dirname "$0")/lib.sh"
+
+# The typical card: 4MiB erase blocks, 5 linear and 3 random open AUs.
+expect_status 0 "sd" "$FB" --survey sim:
+ok "sd: the erase size" grep -q '^verdict: erase block 4MiB ' <<<"$OUT"
+ok "sd: linear" grep -qx 'verdict: open AUs (linear): 5 fast, 6 slow' <<<"$OUT"
+ok "sd: random" grep -qx 'verdict: open AUs (random): 3 fast, 4 slow' <<<"$OUT"
+ok "sd: find-fat, random, after them" grep -q '^verdict: FAT-optimised area uncertain (random)' <<<"$OUT"
+ok "sd: the order" [ "$(grep -nE '^verdict: open AUs \(linear\)|^verdict: open AUs \(random\)|^verdict: FAT-|^start=' <<<"$OUT" | cut -d: -f1 | tr '\n' ' ')" = \
+	"$(grep -nE '^verdict: open AUs \(linear\)|^verdict: open AUs \(random\)|^verdict: FAT-|^start=' <<<"$OUT" | cut -d: -f1 | sort -n | tr '\n' ' ')" ]
+ok "sd: the advice uses both counts" grep -qx 'advice: open AUs (random): 3 fast, 4 slow' <<<"$OUT"
+ok "sd: the sfdisk line" grep -qx 'start=8192, size=8380416, type=L' <<<"$OUT"
+# 3 x 2^n: 6MiB erase blocks; the partition starts on one.
+expect_status 0 "tlc" "$FB" --survey sim:tlc
+ok "tlc: 6MiB" grep -qx 'advice: erase block 6MiB: named by the align verdict' <<<"$OUT"
+ok "tlc: counts" grep -qx 'verdict: open AUs (linear): 4 fast, 5 slow' <<<"$OUT"
+ok "tlc: random counts" grep -qx 'verdict: open AUs (random): 2 fast, 3 slow' <<<"$OUT"
+ok "tlc: start at 6MiB" grep -qx 'start=12288, size=12570624, type=L' <<<"$OUT"
+# A FAT-optimised area is found by find-fat --random within the survey, and the
+# layout starts after it.
+expect_status 0 "fat" "$FB" --survey sim:fat
+ok "fat: find-fat --random ran" grep -q '^survey: find-fat --random with the erase size found' <<<"$OUT"
+ok "fat: the area named" grep -q '^verdict: FAT-optimised area (random): the first 2 of 6 erase blocks (8MiB)' <<<"$OUT"
+ok "fat: left to FAT in the layout" grep -qx 'start=16384, size=4177920, type=L' <<<"$OUT"
+
+# --max-write: the whole chain stays within it; what does not fit is skipped, and said.
+expect_status 0 "budget" "$FB" --survey --max-write=60M sim:
+ok "budget: the random search had what was left" grep -q '^survey: the open-AU search in random order' <<<"$OUT"
+ok "budget: find-fat skipped, said" grep -qE '^survey: find-fat not run: it may write 216MiB, --max-write leaves [0-9.]+[KM]iB$' <<<"$OUT"
+total=$(sed -n 's/^find-open-au: wrote \([0-9.]*\)MiB in .*/\1/p' <<<"$OUT" | awk '{ t += $1 } END { print t + 0 }')
+ok "budget: both searches wrote at most 60MiB ($total)" awk -v t="$total" 'BEGIN { exit !(t <= 60) }'
+"$FB" --survey --max-write=60M --format=json sim: >"$TMP/s.json" 2>/dev/null
+if need python3; then
+	ok "json: the survey section is stopped by the budget" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [t["test"] for t in d["tests"]]
+assert names == ["align", "find-open-au", "survey", "advise"], names
+s = d["tests"][2]
+assert s["status"] == "stopped" and s["reason"] == "--max-write reached", s
+' "$TMP/s.json"
+fi
+# A budget below one probe: the linear search measures nothing, and nothing more runs.
+expect_status 0 "tiny budget" "$FB" --survey --max-write=64K sim:
+ok "tiny budget: said" grep -q '^survey: the linear open-AU search measured no count' <<<"$OUT"
+ok "tiny budget: no random search" not grep -q 'random' <<<"$(grep '^verdict' <<<"$OUT")"
+
+# A file: only the announced regions change.
+make_image "$TMP/ref.img" 256
+cp "$TMP/ref.img" "$TMP/f.img"
+expect_status 0 "file" "$FB" --survey -e 1M -b 64K --max-write=40M "$TMP/f.img"
+ok "file: announced" grep -q 'will overwrite' <<<"$ERR"
+# every MiB that changed lies in an announced region: 0..6MiB (find-fat) or the search's
+# erase blocks (16MiB + 12k MiB)
+bad_mib=""
+for ((m = 0; m < 256; m++)); do
+	if ! cmp -s <(dd if="$TMP/f.img" bs=1M skip=$m count=1 2>/dev/null) \
+		<(dd if="$TMP/ref.img" bs=1M skip=$m count=1 2>/dev/null); then
+		if [ $m -ge 6 ] && { [ $m -lt 16 ] || [ $(((m - 16) % 12)) -ne 0 ]; }; then bad_mib+=" $m"; fi
+	fi
+done
+ok "file: nothing outside the regions changed ($bad_mib)" [ -z "$bad_mib" ]
+
+# Refused: --random (both orders are run), and options of other tests.
+bad "with --random" "--survey: runs the open-AU search both linear and random; --random has no place in it" \
+	--survey -r sim:
+bad "with --app-area" "--app-area=16M: has no effect with" --survey --app-area=16M sim:
+done_testing
