@@ -15,6 +15,9 @@
  *                          SIGSTOP that holds a run still until SIGCONT)
  *   FB_SIGNAL_WRITE_AT=N   the same for write(), which the --preserve backup
  *                          is written with (stdio does not come through here)
+ *   FB_SIGNAL_PREAD_AT=N   the same for pread(), every device read: a Ctrl-C
+ *                          at a known read of a read-only test, however fast
+ *                          the device is
  *
  * The backup file of --preserve is written with write(), not pwrite(),
  * so the pwrite faults never hit it. Built by the Makefile as tests/faultshim.so.
@@ -26,7 +29,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static unsigned long calls, write_calls;
+static unsigned long calls, write_calls, read_calls;
 
 static unsigned long env_num(const char *name, unsigned long dflt)
 {
@@ -79,4 +82,24 @@ ssize_t write(int fd, const void *buf, size_t len)
 	if (sig && (n == sig || (n > sig && !env_num("FB_SIGNAL_ONCE", 0))))
 		raise((int)env_num("FB_SIGNAL", SIGINT));
 	return syscall(SYS_write, fd, buf, len);
+}
+
+/* The signal before the nth call of a kind, as FB_SIGNAL_*_AT says. */
+static void maybe_raise(const char *at, unsigned long n)
+{
+	unsigned long sig = env_num(at, 0);
+
+	if (sig && (n == sig || (n > sig && !env_num("FB_SIGNAL_ONCE", 0))))
+		raise((int)env_num("FB_SIGNAL", SIGINT));
+}
+
+ssize_t pread(int fd, void *buf, size_t len, off_t off)
+{
+	maybe_raise("FB_SIGNAL_PREAD_AT", ++read_calls);
+	return syscall(SYS_pread64, fd, buf, len, off);
+}
+
+ssize_t pread64(int fd, void *buf, size_t len, off_t off)
+{
+	return pread(fd, buf, len, off);
 }

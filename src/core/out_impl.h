@@ -36,6 +36,7 @@ struct out_state {
 	unsigned tables;		/* CSV: tables begun in this run */
 	bool params_open;		/* JSON: inside "parameters" */
 	bool run_begun;
+	int tty;			/* the output is a terminal: 1, 0, -1 not known yet */
 };
 
 extern const struct out_renderer out_text_renderer;

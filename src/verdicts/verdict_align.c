@@ -425,6 +425,15 @@ void va_judge(const struct va_row *rows, size_t n, struct va_verdict *v)
 	memset(v, 0, sizeof(*v));
 	if (n > VA_MAX_ROWS)
 		n = VA_MAX_ROWS;
+	if (n < VA_MIN_ROWS) {
+		/* Not a step, not a floor: nothing to tell noise from a change by. */
+		free(p2);
+		free(p3);
+		snprintf(v->erase_why, sizeof(v->erase_why), "too short to judge: %zu row%s; an "
+			 "align table needs at least %d", n, n == 1 ? "" : "s", VA_MIN_ROWS);
+		v->erase_state = VA_UNCERTAIN;
+		return;
+	}
 	if (!p2 || !p3) {
 		free(p2);
 		free(p3);

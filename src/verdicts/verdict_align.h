@@ -17,6 +17,8 @@
 /* Page steps are looked for at or below this boundary, erase steps above. */
 #define VA_PAGE_MAX (64 * 1024)
 #define VA_MAX_ROWS 128
+/* Fewer rows are too short to judge. */
+#define VA_MIN_ROWS 4
 /* Rows left out that the verdict names. */
 #define VA_LEFT_SHOWN 4
 

@@ -199,4 +199,9 @@ ok "interrupted -a: says why" grep -q 'no verdict on an align table a signal sto
 echo "^C" >>"$TMP/ctrlc-a"
 expect_status 0 "--analyze of a pasted ^C -a" "$FB" --analyze "$TMP/ctrlc-a"
 ok "pasted ^C: judged" grep -q '^verdict: erase block' <<<"$OUT"
+# An align paste of fewer than four rows is too short to judge, not "no pattern".
+head -3 "$TMP/ctrlc-a" >"$TMP/short-a"
+expect_status 0 "--analyze of a three-row align paste" "$FB" --analyze "$TMP/short-a"
+ok "three rows: too short to judge" grep -q '^verdict: erase block uncertain: too short to judge: 3 rows' <<<"$OUT"
+ok "three rows: no pattern not claimed" not grep -q 'no clear pattern' <<<"$OUT"
 done_testing

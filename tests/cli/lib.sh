@@ -2,7 +2,7 @@
 FB=${FB:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/flashbench}
 TESTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 _passed=0 _failed=0 _skipped=0
-TMP=$(mktemp -d /tmp/fbtest.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fbtest.XXXXXX")
 _cleanups=()
 cleanup_add() { _cleanups+=("$1"); }
 _run_cleanups() {
