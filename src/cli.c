@@ -37,7 +37,7 @@ static const struct fb_option shared_opts[] = {
 	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED | SCOPE_WRITES, "SIZE",
 	       "smallest block size (default 16KiB)"),
 	{ .name = "erasesize", .letter = 'e', .kind = FO_CALL, .call = set_erasesize,
-	  .scope = SCOPE_LISTED | SCOPE_WRITES, .arg = "SIZE",
+	  .scope = SCOPE_LISTED, .arg = "SIZE",
 	  .help = "erase block (allocation unit) size (default 4MiB)" },
 	{ .name = "count", .letter = 'c', .kind = FO_UINT, .off = offsetof(struct fb_opts, count),
 	  .min = 1, .max = 1000000, .scope = SCOPE_LISTED, .arg = "N",
@@ -46,12 +46,14 @@ static const struct fb_option shared_opts[] = {
 	  .arg = "SIZE",
 	  .help = "where --open-au, --find-open-au and --interval start\n"
 		  "(default 16MiB rounded up to the erase size);\n"
-		  "--find-fat and --readahead start at 0 by default" },
+		  "--find-fat, --readahead and --sustained start at 0 by\n"
+		  "default" },
 	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED | SCOPE_WRITES, NULL,
 	       "write inside each erase block in pseudo-random order"),
 	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
 	       "--readahead: bytes read per run (default a quarter of\n"
-	       "DEVICE, at most 64MiB, at least --max-size)"),
+	       "DEVICE, at most 64MiB, at least --max-size);\n"
+	       "--sustained: bytes written (default the rest of DEVICE)"),
 	{ .name = "runs", .kind = FO_UINT, .off = offsetof(struct fb_opts, runs), .min = 1,
 	  .max = FB_MAX_RUNS, .scope = SCOPE_LISTED, .arg = "N",
 	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16)" },
@@ -61,7 +63,7 @@ static const struct fb_option shared_opts[] = {
 	       "--find-open-au: stop after TIME of device time\n"
 	       "(90s, 5m, 2h, 500ms; a bare number is seconds); both\n"
 	       "report the bracket found so far"),
-	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_WRITES, NULL,
+	SHARED("no-early-stop", 0, FO_FLAG, no_early_stop, SCOPE_LISTED, NULL,
 	       "--open-au, --find-fat, --find-open-au: measure every\n"
 	       "block size, even once every write is a garbage collection"),
 	SHARED("preserve", 0, FO_FLAG, preserve, SCOPE_WRITES, NULL,

@@ -134,7 +134,8 @@ static const struct fb_option find_fat_options[] = {
 	{ .name = NULL },
 };
 
-static const char *const find_fat_uses[] = { "blocksize", "erasesize", "offset", "random", NULL };
+static const char *const find_fat_uses[] = { "blocksize", "erasesize", "offset", "random",
+						    "no-early-stop", NULL };
 
 const struct fb_test test_find_fat = {
 	.name = "find-fat",

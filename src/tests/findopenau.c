@@ -442,7 +442,8 @@ static size_t find_open_au_regions(const struct fb_opts *o, uint64_t size, struc
 }
 
 static const char *const find_open_au_uses[] = {
-	"blocksize", "erasesize", "offset", "random", "max-write", "max-time", NULL,
+	"blocksize", "erasesize", "offset", "random", "max-write", "max-time", "no-early-stop",
+	NULL,
 };
 
 const struct fb_test test_find_open_au = {

@@ -126,7 +126,8 @@ static const struct fb_option open_au_options[] = {
 	{ .name = NULL },
 };
 
-static const char *const open_au_uses[] = { "blocksize", "erasesize", "offset", "random", NULL };
+static const char *const open_au_uses[] = { "blocksize", "erasesize", "offset", "random",
+						    "no-early-stop", NULL };
 
 const struct fb_test test_open_au = {
 	.name = "open-au",

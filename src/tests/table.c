@@ -10,6 +10,7 @@
 
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
+extern const struct fb_test test_sustained;
 
 const struct fb_test *const fb_tests[] = {
 	&test_align,
@@ -19,6 +20,7 @@ const struct fb_test *const fb_tests[] = {
 	&test_find_fat,
 	&test_open_au,
 	&test_find_open_au,
+	&test_sustained,
 	NULL,
 };
 
@@ -49,6 +51,16 @@ bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t)
 void fb_test_select(struct fb_opts *o, const struct fb_test *t)
 {
 	o->tests |= fb_test_bit(t);
+}
+
+unsigned fb_tests_open_flags(const struct fb_opts *o)
+{
+	unsigned f = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if ((o->tests & (1u << i)) && fb_tests[i]->open_flags)
+			f |= fb_tests[i]->open_flags(o);
+	return f;
 }
 
 bool fb_tests_write(const struct fb_opts *o)

@@ -64,6 +64,10 @@ struct fb_test {
 	/* checks against the opened target, still before any I/O (NULL: none) */
 	int (*check_target)(const struct fb_opts *o, const struct target *t, char *err,
 			    size_t len);
+	/* a results file of its own (--log), checked as --out is before the run (NULL: none) */
+	const char *(*out_file)(const struct fb_opts *o);
+	/* extra target_open() flags (TGT_SYNC) it needs (NULL: none) */
+	unsigned (*open_flags)(const struct fb_opts *o);
 	/*
 	 * Before the regions are taken: a parameter measured first (--find-open-au
 	 * without --erasesize runs -a). NULL: none. measures_first says whether
@@ -98,6 +102,8 @@ bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t);
 void fb_test_select(struct fb_opts *o, const struct fb_test *t);
 /* Does any selected test write? */
 bool fb_tests_write(const struct fb_opts *o);
+/* The extra open flags the selected tests ask for. */
+unsigned fb_tests_open_flags(const struct fb_opts *o);
 /* Every test's own options back to their defaults. */
 void fb_tests_defaults(void);
 /* A test's own option of that long name, or NULL. */

@@ -18,6 +18,7 @@ runs=(
 	"find-fat|-f --random -b 64K sim:fat"
 	"find-open-au|--find-open-au -e 4M sim:"
 	"two|-a -i -b 1024 sim:fat"
+	"sustained|--sustained -b 1M --size=512M --log-interval=50ms sim:ssd,cache=128M,stalls=0.01,stall-time=20ms"
 )
 for r in "${runs[@]}"; do
 	name=${r%%|*} args=${r#*|}
@@ -31,7 +32,7 @@ for r in "${runs[@]}"; do
 	ok "$name: JSON records are the text lines" $CHECK json "$TMP/$name.txt" "$TMP/$name.json"
 	ok "$name: CSV columns are consistent" $CHECK csv "$TMP/$name.csv"
 	ok "$name: CSV data lines are the rows" [ "$(grep -cv '^#\|^$' "$TMP/$name.csv")" -eq \
-		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for t in d["tests"] for r in t["records"] if r["type"] == "row") + sum(1 for t in d["tests"] if any(r["type"] == "row" for r in t["records"])))' "$TMP/$name.json")" ]
+		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for t in d["tests"] for r in t["records"] if r["type"] == "row") + sum(len(set(r["table"] for r in t["records"] if r["type"] == "row")) for t in d["tests"]))' "$TMP/$name.json")" ]
 done
 # The document: the command, the device, the parameters, a section per test.
 ok "json: the command line" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["command"][1:] == ["-a", "-i", "-b", "1024", "--format=json", "sim:fat"], d["command"]' "$TMP/two.json"

@@ -73,6 +73,23 @@ def row_text(rec):
         cells += ["%10s" % ("-" if c is None else "%.1f" % c) for c in rec["cpu_pct"]]
         return "%s%6s %s" % ("==> " if rec["plateau"] else "    ", fmt_size(rec["size_bytes"]),
                               " ".join(cells))
+    if t == "sustained":
+        return "%.2fs\tat %s\t%s\t%s\tp99 %s\tmax %s" % (
+            rec["elapsed_ns"] / 1e9, fmt_size(rec["offset_bytes"]), fmt_size(rec["bytes"]),
+            fmt_rate(rec["rate_bps"]), fmt_time(rec["p99_ns"]), fmt_time(rec["max_ns"]))
+    if t == "sustained-summary":
+        return ("%s in %s: average %s, initial %s, sustained %s; "
+                "latency p50 %s p99 %s p99.9 %s max %s") % (
+            fmt_size(rec["written_bytes"]), fmt_time(rec["elapsed_ns"]),
+            fmt_rate(rec["average_bps"]), fmt_rate(rec["initial_bps"]),
+            fmt_rate(rec["sustained_bps"]), fmt_time(rec["p50_ns"]), fmt_time(rec["p99_ns"]),
+            fmt_time(rec["p999_ns"]), fmt_time(rec["max_ns"]))
+    if t == "sustained-verify":
+        return ("read back %d blocks: %d bad (%d wrapped, %d misplaced, %d dropped, "
+                "%d corrupt), first bad at %s, usable up to %s") % (
+            rec["blocks"], rec["bad"], rec["wrapped"], rec["misplaced"], rec["dropped"],
+            rec["corrupt"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-",
+            fmt_size(rec["usable_bytes"]))
     return None
 
 

@@ -207,7 +207,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au or --find-open-au (or --analyze FILE)", "sim:");
+	    "--open-au, --find-open-au or --sustained (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
 	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
@@ -245,7 +245,7 @@ static void getopt_errors(void)
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au or --find-open-au (or --analyze FILE)", "--", "-a");
+	    "--open-au, --find-open-au or --sustained (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
 }
@@ -260,6 +260,8 @@ static const char *sample_value(const char *name)
 		{ "min-size", "8K" }, { "max-size", "1M" }, { "size", "16M" }, { "runs", "3" },
 		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
 		{ "out", "o.txt" }, { "backup", "b.backup" },
+		{ "duration", "1h" }, { "log-interval", "10s" }, { "log", "l.csv" },
+		{ "cliff", "30" }, { "slow", "1M/s" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -272,9 +274,9 @@ static const char *sample_value(const char *name)
 enum {
 	U_ALIGN = 1u << 0, U_SCATTER = 1u << 1, U_INTERVAL = 1u << 2, U_READAHEAD = 1u << 3,
 	U_OPEN_AU = 1u << 4, U_FIND_FAT = 1u << 5, U_FIND_OPEN_AU = 1u << 6,
-	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
+	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8, U_SUSTAINED = 1u << 9,
 	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
-	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES,
+	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_SUSTAINED,
 };
 
 /* The words that select test bit b (DEVICE added by the caller, but not for
@@ -282,7 +284,7 @@ enum {
 static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
-	{ "--restore=b.backup" },
+	{ "--restore=b.backup" }, { "--sustained" },
 };
 
 /*
@@ -292,30 +294,37 @@ static const char *const test_words[][3] = {
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */
 static const struct { const char *name; unsigned tests; } expect_uses[] = {
-	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES },
+	{ "blocksize", U_ALIGN | U_SCATTER | U_WRITES | U_SUSTAINED },
 	{ "erasesize", U_INTERVAL | U_WRITES },
 	{ "count", U_ALIGN | U_SCATTER | U_INTERVAL },
-	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES },
+	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES | U_SUSTAINED },
 	{ "open-au-nr", U_OPEN_AU },
-	{ "random", U_WRITES },
+	{ "random", U_WRITES | U_SUSTAINED },
 	{ "fat-nr", U_FIND_FAT },
 	{ "scatter-order", U_SCATTER },
 	{ "scatter-span", U_SCATTER },
 	{ "interval-order", U_INTERVAL },
 	{ "min-size", U_READAHEAD },
 	{ "max-size", U_READAHEAD },
-	{ "size", U_READAHEAD },
+	{ "size", U_READAHEAD | U_SUSTAINED },
 	{ "runs", U_READAHEAD },
 	{ "buffered", U_READAHEAD },
 	{ "plateau", U_READAHEAD },
-	{ "preserve", U_WRITES },
-	{ "backup", U_WRITES },
+	{ "preserve", U_WRITES | U_SUSTAINED },
+	{ "backup", U_WRITES | U_SUSTAINED },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
 	{ "no-early-stop", U_WRITES },
 	{ "out", U_TESTS | U_ANALYZE },
 	{ "format", U_TESTS | U_ANALYZE },
 	{ "verbose", U_TESTS },
+	{ "duration", U_SUSTAINED },
+	{ "log-interval", U_SUSTAINED },
+	{ "log", U_SUSTAINED },
+	{ "cliff", U_SUSTAINED },
+	{ "slow", U_SUSTAINED },
+	{ "sync", U_SUSTAINED },
+	{ "verify", U_SUSTAINED },
 };
 
 #define NEXPECT (sizeof(expect_uses) / sizeof(expect_uses[0]))
@@ -359,16 +368,19 @@ static void one_use(size_t i, unsigned b)
  * descriptors' own answer (cli_option_applies) agrees for every test. */
 static void option_uses(void)
 {
+	/* by their bits: 7 and 8 are the modes */
 	static const char *const tests[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
+		NULL, NULL, "sustained",
 	};
 
 	for (size_t i = 0; i < NEXPECT; i++) {
 		for (unsigned b = 0; b < sizeof(test_words) / sizeof(test_words[0]); b++)
 			one_use(i, b);
 		for (unsigned b = 0; b < sizeof(tests) / sizeof(tests[0]); b++)
-			CHECK(cli_option_applies(expect_uses[i].name, tests[b]) ==
-			      ((expect_uses[i].tests >> b) & 1));
+			if (tests[b])
+				CHECK(cli_option_applies(expect_uses[i].name, tests[b]) ==
+				      ((expect_uses[i].tests >> b) & 1));
 	}
 	/* the reproductions of issue 10 */
 	BAD("--max-write=1M: has no effect with --open-au (it applies to --find-open-au)",
@@ -376,7 +388,7 @@ static void option_uses(void)
 	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
 	    "-O", "--max-time=1h", "sim:");
 	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
-	    "(it applies to --find-fat, --open-au and --find-open-au)",
+	    "(it applies to --find-fat, --open-au, --find-open-au and --sustained)",
 	    "-asi", "--readahead", "--preserve", "sim:");
 	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
 	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
@@ -401,7 +413,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"analyze", "restore", "list-sims", "help", "version",
+		"sustained", "analyze", "restore", "list-sims", "help", "version",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;

@@ -67,7 +67,7 @@ static int run_one(const struct fb_test *t, const char *path)
 		argv[argc++] = "--erasesize=1M";
 	if (strcmp(t->name, "readahead") == 0)
 		argv[argc++] = "--size=8M";
-	if (t->writes)
+	if (t->writes && cli_option_applies("erasesize", t->name))
 		argv[argc++] = "--erasesize=1M";
 	argv[argc++] = "--out=/dev/null";
 	argv[argc++] = (char *)path;
