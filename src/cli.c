@@ -34,7 +34,7 @@ static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
  * also with --analyze. --erasesize moves the default --offset.
  */
 static const struct fb_option shared_opts[] = {
-	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED | SCOPE_WRITES, "SIZE",
+	SHARED("blocksize", 'b', FO_SIZE, blocksize, SCOPE_LISTED, "SIZE",
 	       "smallest block size (default 16KiB)"),
 	{ .name = "erasesize", .letter = 'e', .kind = FO_CALL, .call = set_erasesize,
 	  .scope = SCOPE_LISTED, .arg = "SIZE",
@@ -42,13 +42,13 @@ static const struct fb_option shared_opts[] = {
 	{ .name = "count", .letter = 'c', .kind = FO_UINT, .off = offsetof(struct fb_opts, count),
 	  .min = 1, .max = 1000000, .scope = SCOPE_LISTED, .arg = "N",
 	  .help = "tries per measurement, the fastest counts (default 8,\nat most 1000000)" },
-	{ .name = "offset", .kind = FO_CALL, .call = set_offset, .scope = SCOPE_LISTED | SCOPE_WRITES,
+	{ .name = "offset", .kind = FO_CALL, .call = set_offset, .scope = SCOPE_LISTED,
 	  .arg = "SIZE",
 	  .help = "where --open-au, --find-open-au and --interval start\n"
 		  "(default 16MiB rounded up to the erase size);\n"
 		  "--find-fat, --readahead and --sustained start at 0 by\n"
 		  "default" },
-	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED | SCOPE_WRITES, NULL,
+	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED, NULL,
 	       "write inside each erase block in pseudo-random order"),
 	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
 	       "--readahead: bytes read per run (default a quarter of\n"

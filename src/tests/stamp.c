@@ -55,6 +55,17 @@ void stamp_put(void *buf, size_t len, uint64_t off, uint64_t run)
 	memcpy(buf, &h, sizeof(h));
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
 void stamp_tally_init(struct stamp_tally *s, uint64_t run)
 {
 	memset(s, 0, sizeof(*s));
@@ -66,7 +77,7 @@ static enum stamp_class classify(struct stamp_tally *s, const void *buf, size_t 
 				 uint64_t off)
 {
 	struct header h;
-	uint64_t d;
+	uint64_t d, g;
 
 	memcpy(&h, buf, sizeof(h));
 	if (h.magic != MAGIC || h.run != s->run)
@@ -76,10 +87,17 @@ static enum stamp_class classify(struct stamp_tally *s, const void *buf, size_t 
 	if (h.off == off)
 		return ST_GOOD;
 	d = h.off > off ? h.off - off : off - h.off;
-	/* The first distance found sets the period a wrap-around repeats. */
-	if (!s->period || (d < s->period && s->period % d == 0))
-		s->period = d;
-	return d % s->period == 0 ? ST_WRAPPED : ST_MISPLACED;
+	/*
+	 * A wrap-around of W puts blocks multiples of W away: the period is
+	 * the greatest common divisor of the distances, as long as it stays
+	 * a plausible size; a distance that would take it below that is a
+	 * write misplaced by other means.
+	 */
+	g = gcd(s->period ? s->period : d, d);
+	if (g < STAMP_MIN_WRAP)
+		return ST_MISPLACED;
+	s->period = g;
+	return ST_WRAPPED;
 }
 
 enum stamp_class stamp_check(struct stamp_tally *s, const void *buf, size_t len, uint64_t off)

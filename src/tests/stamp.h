@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #define STAMP_LEN 32	/* the header; a block is at least this long */
+#define STAMP_MIN_WRAP (1024 * 1024)	/* the smallest wrap-around believed */
 
 enum stamp_class { ST_GOOD, ST_WRAPPED, ST_MISPLACED, ST_DROPPED, ST_CORRUPT };
 
@@ -30,7 +31,7 @@ struct stamp_tally {
 	uint64_t run;
 	uint64_t blocks, bad;
 	uint64_t n[ST_CORRUPT + 1];	/* per class */
-	uint64_t period;	/* the smallest distance of a block found elsewhere (0: none) */
+	uint64_t period;	/* the wrap-around: the gcd of the distances (0: none) */
 	uint64_t first_bad;	/* the lowest offset of a bad block (UINT64_MAX: none) */
 	uint64_t first_lost;	/* the lowest bad offset that is not a wrap-around */
 };

@@ -10,7 +10,7 @@
 
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,
 	test_find_fat, test_open_au, test_find_open_au;
-extern const struct fb_test test_sustained;
+extern const struct fb_test test_sustained, test_capacity;
 
 const struct fb_test *const fb_tests[] = {
 	&test_align,
@@ -21,6 +21,7 @@ const struct fb_test *const fb_tests[] = {
 	&test_open_au,
 	&test_find_open_au,
 	&test_sustained,
+	&test_capacity,
 	NULL,
 };
 

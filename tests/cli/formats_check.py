@@ -73,6 +73,12 @@ def row_text(rec):
         cells += ["%10s" % ("-" if c is None else "%.1f" % c) for c in rec["cpu_pct"]]
         return "%s%6s %s" % ("==> " if rec["plateau"] else "    ", fmt_size(rec["size_bytes"]),
                               " ".join(cells))
+    if t == "capacity":
+        return ("round %d: %d blocks %s apart from %s: %d bad (%d wrapped, %d dropped, "
+                "%d other), first bad at %s") % (
+            rec["round"], rec["blocks"], fmt_size(rec["spacing_bytes"]),
+            fmt_size(rec["start_bytes"]), rec["bad"], rec["wrapped"], rec["dropped"],
+            rec["other"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-")
     if t == "sustained":
         return "%.2fs\tat %s\t%s\t%s\tp99 %s\tmax %s" % (
             rec["elapsed_ns"] / 1e9, fmt_size(rec["offset_bytes"]), fmt_size(rec["bytes"]),

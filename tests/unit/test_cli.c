@@ -207,7 +207,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au, --find-open-au or --sustained (or --analyze FILE)", "sim:");
+	    "--open-au, --find-open-au, --sustained or --capacity (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
 	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
@@ -245,7 +245,7 @@ static void getopt_errors(void)
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
 	BAD("no test selected: use --align, --scatter, --interval, --readahead, --find-fat, "
-	    "--open-au, --find-open-au or --sustained (or --analyze FILE)", "--", "-a");
+	    "--open-au, --find-open-au, --sustained or --capacity (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
 }
@@ -275,8 +275,10 @@ enum {
 	U_ALIGN = 1u << 0, U_SCATTER = 1u << 1, U_INTERVAL = 1u << 2, U_READAHEAD = 1u << 3,
 	U_OPEN_AU = 1u << 4, U_FIND_FAT = 1u << 5, U_FIND_OPEN_AU = 1u << 6,
 	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8, U_SUSTAINED = 1u << 9,
+	U_CAPACITY = 1u << 10,
 	U_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,
-	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_SUSTAINED,
+	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_SUSTAINED |
+		  U_CAPACITY,
 };
 
 /* The words that select test bit b (DEVICE added by the caller, but not for
@@ -284,7 +286,7 @@ enum {
 static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
-	{ "--restore=b.backup" }, { "--sustained" },
+	{ "--restore=b.backup" }, { "--sustained" }, { "--capacity" },
 };
 
 /*
@@ -310,8 +312,8 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "runs", U_READAHEAD },
 	{ "buffered", U_READAHEAD },
 	{ "plateau", U_READAHEAD },
-	{ "preserve", U_WRITES | U_SUSTAINED },
-	{ "backup", U_WRITES | U_SUSTAINED },
+	{ "preserve", U_WRITES | U_SUSTAINED | U_CAPACITY },
+	{ "backup", U_WRITES | U_SUSTAINED | U_CAPACITY },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
 	{ "no-early-stop", U_WRITES },
@@ -371,7 +373,7 @@ static void option_uses(void)
 	/* by their bits: 7 and 8 are the modes */
 	static const char *const tests[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		NULL, NULL, "sustained",
+		NULL, NULL, "sustained", "capacity",
 	};
 
 	for (size_t i = 0; i < NEXPECT; i++) {
@@ -388,7 +390,7 @@ static void option_uses(void)
 	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au)",
 	    "-O", "--max-time=1h", "sim:");
 	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
-	    "(it applies to --find-fat, --open-au, --find-open-au and --sustained)",
+	    "(it applies to --find-fat, --open-au, --find-open-au, --sustained and --capacity)",
 	    "-asi", "--readahead", "--preserve", "sim:");
 	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
 	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
@@ -413,7 +415,7 @@ static void uses_cover_help(void)
 {
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
-		"sustained", "analyze", "restore", "list-sims", "help", "version",
+		"sustained", "capacity", "analyze", "restore", "list-sims", "help", "version",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;
