@@ -78,6 +78,15 @@ void eng_buffer_free(void *buf)
 	free(buf);
 }
 
+/* A device error: remembered for the JSON status, and said on stderr. */
+static int dev_error(struct target *t, const char *what, uint64_t off, uint64_t len, int err)
+{
+	snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %llu: %s",
+		 t->path, what, (unsigned long long)off, (unsigned long long)len, strerror(-err));
+	fprintf(stderr, "flashbench: %s\n", last_error);
+	return FB_EDEV;
+}
+
 static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns, bool wr)
 {
 	int r;
@@ -94,13 +103,7 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 		return FB_EDEV;
 	}
 	r = wr ? target_write(t, buf, len, off, ns) : target_read(t, buf, len, off, ns);
-	if (r < 0) {
-		snprintf(last_error, sizeof(last_error), "%s: %s at offset %llu, length %zu: %s",
-			 t->path, wr ? "write" : "read", (unsigned long long)off, len, strerror(-r));
-		fprintf(stderr, "flashbench: %s\n", last_error);
-		return FB_EDEV;
-	}
-	return FB_OK;
+	return r < 0 ? dev_error(t, wr ? "write" : "read", off, len, r) : FB_OK;
 }
 
 int eng_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
@@ -132,6 +135,36 @@ int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off
 		done += piece;
 	}
 	return r;
+}
+
+int eng_report_zones(struct target *t, uint64_t off, struct target_zone *z, size_t max,
+		     size_t *n)
+{
+	int r;
+
+	*n = 0;
+	if (!t->ops->report_zones)
+		return dev_error(t, "zone report", off, 0, -EOPNOTSUPP);
+	r = t->ops->report_zones(t, off, z, max, n);
+	return r < 0 ? dev_error(t, "zone report", off, 0, r) : FB_OK;
+}
+
+int eng_reset_zones(struct target *t, uint64_t off, uint64_t len)
+{
+	int r;
+
+	if (fb_stop)
+		return FB_EINTR;
+	if (!regions_allowed(off, len)) {
+		fprintf(stderr, "flashbench: internal error: zone reset outside the announced "
+			"region at offset %llu, length %llu; nothing reset\n",
+			(unsigned long long)off, (unsigned long long)len);
+		return FB_EDEV;
+	}
+	if (!t->ops->reset_zones)
+		return dev_error(t, "zone reset", off, len, -EOPNOTSUPP);
+	r = t->ops->reset_zones(t, off, len);
+	return r < 0 ? dev_error(t, "zone reset", off, len, r) : FB_OK;
 }
 
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,

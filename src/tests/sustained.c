@@ -247,6 +247,33 @@ static int write_all(struct sus_run *s)
 	return r;
 }
 
+/* A zoned device: reset the sequential zones of the region, and say what they are. */
+static int reset_zones(struct sus_run *s)
+{
+	struct target_zone z[64];
+	uint64_t at = s->start, end = s->start + s->len;
+	unsigned nz = 0, conv = 0;
+	size_t n = 1;
+	int r = FB_OK;
+	char zs[FB_FMT_LEN];
+
+	while (r == FB_OK && at < end && n > 0) {
+		r = eng_report_zones(s->t, at, z, 64, &n);
+		for (size_t i = 0; r == FB_OK && i < n && z[i].start < end; i++) {
+			nz++;
+			if (z[i].type == ZONE_CONVENTIONAL)
+				conv++;
+			else
+				r = eng_reset_zones(s->t, z[i].start, z[i].len);
+			at = z[i].start + z[i].len;
+		}
+	}
+	if (r == FB_OK)
+		out_note("zones of %s: %u in the region, %u conventional, %u reset to their start",
+			 fmt_size(zs, sizeof(zs), s->t->zone_size), nz, conv, nz - conv);
+	return r;
+}
+
 /* ---- the summary */
 
 static void cliff_verdict(const struct sus_judgement *j)
@@ -365,9 +392,13 @@ static int sus_run(const struct fb_opts *o, struct target *t)
 	r = s.buf && s.all && s.iv ? open_log(&s) : FB_EDEV;
 	if (r == FB_OK) {
 		announce(&s);
-		progress_begin("sustained writes, MiB", (s.random ? s.perm.n * s.bs : s.len) >> 20);
-		r = write_all(&s);
-		progress_end();
+		r = t->zone_size ? reset_zones(&s) : FB_OK;
+		if (r == FB_OK) {
+			progress_begin("sustained writes, MiB",
+				       (s.random ? s.perm.n * s.bs : s.len) >> 20);
+			r = write_all(&s);
+			progress_end();
+		}
 		if (r == FB_OK || r == FB_EINTR)
 			summary(&s);
 		r = close_log(&s, r);
@@ -395,10 +426,25 @@ static int set_slow(struct fb_opts *o, const char *arg, char *err, size_t len)
 	return FB_OK;
 }
 
+/* Two names of one file (or, not there yet, the same name). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	if (stat(a, &x) == 0 && stat(b, &y) == 0)
+		return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+	return strcmp(a, b) == 0;
+}
+
 static int sus_check(struct fb_opts *o, char *err, size_t len)
 {
 	if (sus_opts.cliff_pct <= 0) {
 		snprintf(err, len, "--cliff: %g is not a percentage above 0", sus_opts.cliff_pct);
+		return FB_EUSAGE;
+	}
+	if (sus_opts.log && o->out && same_file(sus_opts.log, o->out)) {
+		snprintf(err, len, "--log=%s: is the --out file; the records go to another file",
+			 sus_opts.log);
 		return FB_EUSAGE;
 	}
 	if (sus_opts.verify && o->blocksize < STAMP_LEN) {
@@ -434,18 +480,35 @@ static int log_writable(const char *path, char *err, size_t len)
 	return FB_OK;
 }
 
+/*
+ * A zoned device takes writes only at each zone's write pointer: the
+ * region must be whole zones, written in order after their reset, and
+ * nothing can be put back where it was.
+ */
+static int check_zoned(const struct fb_opts *o, const struct target *t, uint64_t start,
+		       uint64_t n, char *err, size_t len)
+{
+	const char *why = !t->ops->reset_zones ? "zone resets are not supported on it yet" :
+			  o->random ? "--random cannot write at the write pointers" :
+			  o->preserve ? "--preserve cannot put data back behind a write pointer" :
+			  start % t->zone_size || ((start + n) % t->zone_size && start + n != t->size) ?
+			  "the region (--offset, --size) must begin and end at zone boundaries" : NULL;
+
+	if (!why)
+		return FB_OK;
+	snprintf(err, len, "--sustained: %s is zoned (zones of %llu bytes, written only at their "
+		 "write pointers): %s", t->path, (unsigned long long)t->zone_size, why);
+	return FB_EUSAGE;
+}
+
 static int sus_check_target(const struct fb_opts *o, const struct target *t, char *err,
 			    size_t len)
 {
 	uint64_t start, n;
 
 	sus_region(o, t->size, &start, &n);
-	if (t->zone_size) {
-		snprintf(err, len, "--sustained: %s is a zoned device (zones of %llu bytes), whose "
-			 "zones take writes only at their write pointers; not supported yet",
-			 t->path, (unsigned long long)t->zone_size);
+	if (t->zone_size && check_zoned(o, t, start, n, err, len) != FB_OK)
 		return FB_EUSAGE;
-	}
 	/* (past the end: refused with the numbers when the regions are taken) */
 	if (start < t->size && (n < o->blocksize || start % t->sector || n % t->sector)) {
 		snprintf(err, len, "--sustained: the region of %llu bytes at %llu is not whole "

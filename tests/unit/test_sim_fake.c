@@ -8,6 +8,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/engine.h"
+#include "core/opts.h"
+#include "core/regions.h"
 #include "core/target.h"
 #include "sim/sim_model.h"
 #include "sim/sim_spec.h"
@@ -169,6 +172,19 @@ static void zones(void)
 	/* past the write pointer reads zeros */
 	CHECK(target_read(t, b, 2 * M, 8 * M, &ns) == 0 && b[0] == 9 && b[M - 1] == 9 &&
 	      b[M] == 0 && b[2 * M - 1] == 0);
+	/* through the engine: the guard refuses a reset outside the announced regions */
+	{
+		struct region rg = { 4 * M, 4 * M };
+		struct target_zone zz[4];
+		size_t nz = 0;
+
+		CHECK(regions_arm(&rg, 1) == 0);
+		CHECK(eng_reset_zones(t, 8 * M, 2 * M) == FB_EDEV);
+		CHECK(t->ops->report_zones(t, 8 * M, zz, 4, &nz) == 0 && nz == 1 && zz[0].wp == 9 * M);
+		CHECK(eng_reset_zones(t, 4 * M, 4 * M) == FB_OK);
+		CHECK(eng_report_zones(t, 4 * M, zz, 4, &nz) == FB_OK && nz == 2 && zz[0].wp == 4 * M);
+		regions_disarm();
+	}
 	t->ops->close(t);
 	unlink(path);
 	/* a card without zones has no zone operations */
