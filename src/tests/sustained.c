@@ -351,7 +351,10 @@ static int close_log(struct sus_run *s, int r)
 {
 	if (!s->log)
 		return r;
-	if ((fflush(s->log) != 0 || ferror(s->log)) | (fclose(s->log) != 0)) {
+	bool bad = fflush(s->log) != 0 || ferror(s->log);
+
+	/* closed in any case; either failure loses records */
+	if (fclose(s->log) != 0 || bad) {
 		fprintf(stderr, "flashbench: --log=%s: %s\n", sus_opts.log, strerror(errno));
 		return r == FB_OK ? FB_EDEV : r;
 	}

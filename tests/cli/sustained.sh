@@ -51,6 +51,10 @@ ok "--log: one line per interval ($rows)" [ "$(($(wc -l <"$TMP/log.csv") - 1))" 
 ok "--log: the bytes add up to 1GiB" [ "$(awk -F, 'NR > 1 { s += $4 } END { print s }' "$TMP/log.csv")" = 1073741824 ]
 ok "--log: written_bytes ends at 1GiB" [ "$(tail -1 "$TMP/log.csv" | cut -d, -f3)" = 1073741824 ]
 ok "--log: elapsed increases" awk -F, 'NR > 2 && $1 <= p { exit 1 } { p = $1 }' "$TMP/log.csv"
+# a --log that cannot be written: said, exit 1, the results still complete
+expect_status 1 "--log on a full disk" "$FB" --sustained -b 1M --size=64M --log-interval=10ms --log=/dev/full sim:
+ok "--log on a full disk: said" grep -qx 'flashbench: --log=/dev/full: No space left on device' <<<"$ERR"
+ok "--log on a full disk: the summary still printed" grep -q '^64MiB in ' <<<"$OUT"
 # --log-interval changes the number of records
 "$FB" --sustained -b 1M --size=1G --log-interval=200ms --log="$TMP/log2.csv" "$CACHE" >/dev/null 2>&1
 ok "--log-interval: fewer records" [ "$(wc -l <"$TMP/log2.csv")" -lt $((rows / 3)) ]
