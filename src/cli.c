@@ -46,18 +46,20 @@ static const struct fb_option shared_opts[] = {
 	{ .name = "count", .letter = 'c', .kind = FO_UINT, .off = offsetof(struct fb_opts, count),
 	  .min = 1, .max = 1000000, .scope = SCOPE_LISTED, .arg = "N",
 	  .help = "tries per measurement, the fastest counts (default 8,\nat most 1000000)" },
-	{ .name = "offset", .kind = FO_CALL, .call = set_offset, .scope = SCOPE_LISTED | SCOPE_WRITES,
+	{ .name = "offset", .kind = FO_CALL, .call = set_offset, .scope = SCOPE_LISTED,
 	  .arg = "SIZE",
 	  .help = "where --open-au, --find-open-au, --interval and\n"
 		  "--queue-depth start (default 16MiB rounded up to the\n"
-		  "erase size); --find-fat and --readahead start at 0 by\ndefault" },
+		  "erase size); --find-fat, --readahead and --sustained\n"
+		  "start at 0 by default" },
 	SHARED("random", 'r', FO_FLAG, random, SCOPE_LISTED, NULL,
 	       "write inside each erase block in pseudo-random order;\n"
 	       "--queue-depth: the blocks in pseudo-random order"),
 	SHARED("size", 0, FO_SIZE, size, SCOPE_LISTED, "SIZE",
 	       "--readahead: bytes read per run (default a quarter of\n"
 	       "DEVICE, at most 64MiB, at least --max-size);\n"
-	       "--queue-depth: bytes per run of each depth (16MiB)"),
+	       "--queue-depth: bytes per run of each depth (16MiB);\n"
+	       "--sustained: bytes written (default the rest of DEVICE)"),
 	{ .name = "runs", .kind = FO_UINT, .off = offsetof(struct fb_opts, runs), .min = 1,
 	  .max = FB_MAX_RUNS, .scope = SCOPE_LISTED, .arg = "N",
 	  .help = "--readahead: runs (columns) per size (default 2, at\nmost 16); "

@@ -66,13 +66,19 @@ static int check_paths(struct fb_opts *o)
 	static char name[256];
 	bool writes = fb_tests_write(o);
 	struct run_paths p = { .device = o->device, .writes = writes, .out = o->out };
+	int r;
 
 	if (writes && o->preserve && !o->backup) {
 		preserve_default_name(o->device, name, sizeof(name));
 		o->backup = name;
 	}
 	p.backup = writes && o->preserve ? o->backup : NULL;
-	return safety_check_run(&p);
+	r = safety_check_run(&p);
+	/* a test's own results file (--log) is held to the rule of --out */
+	for (const struct fb_test *const *t = fb_tests; *t && r == FB_OK; t++)
+		if (fb_test_selected(o, *t) && (*t)->out_file && (*t)->out_file(o))
+			r = safety_check_output((*t)->out_file(o), o->device);
+	return r;
 }
 
 /* Read-write (and exclusive) only when a selected test writes: check_paths() came first. */
@@ -82,7 +88,8 @@ static int open_target(const struct fb_opts *o, struct target **t)
 	char err[512] = "";
 	int r;
 
-	r = target_open(o->device, writes ? TGT_WRITE | TGT_EXCL : 0, t, err, sizeof(err));
+	r = target_open(o->device, (writes ? TGT_WRITE | TGT_EXCL : 0) | fb_tests_open_flags(o), t,
+			err, sizeof(err));
 	if (r == 0)
 		return FB_OK;
 	fprintf(stderr, "flashbench: %s\n", err[0] ? err : strerror(-r));

@@ -195,6 +195,36 @@ int eng_write_long(struct target *t, const void *buf, uint64_t len, uint64_t off
 	return r;
 }
 
+int eng_report_zones(struct target *t, uint64_t off, struct target_zone *z, size_t max,
+		     size_t *n)
+{
+	int r;
+
+	*n = 0;
+	if (!t->ops->report_zones)
+		return io_failed(t, "zone report", off, 0, -EOPNOTSUPP);
+	r = t->ops->report_zones(t, off, z, max, n);
+	return r < 0 ? io_failed(t, "zone report", off, 0, r) : FB_OK;
+}
+
+int eng_reset_zones(struct target *t, uint64_t off, uint64_t len)
+{
+	int r;
+
+	if (fb_stop)
+		return FB_EINTR;
+	if (!regions_allowed(off, len)) {
+		fprintf(stderr, "flashbench: internal error: zone reset outside the announced "
+			"region at offset %llu, length %llu; nothing reset\n",
+			(unsigned long long)off, (unsigned long long)len);
+		return FB_EDEV;
+	}
+	if (!t->ops->reset_zones)
+		return io_failed(t, "zone reset", off, len, -EOPNOTSUPP);
+	r = t->ops->reset_zones(t, off, len);
+	return r < 0 ? io_failed(t, "zone reset", off, len, r) : FB_OK;
+}
+
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
 		 unsigned count, uint64_t *min_ns)
 {

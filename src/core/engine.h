@@ -105,6 +105,17 @@ int eng_discard(struct target *t, uint64_t off, uint64_t len);
  */
 void eng_write_totals(uint64_t *bytes, uint64_t *ns);
 
+/*
+ * Zoned targets: the zone report (see target.h), and the reset of the
+ * write pointers of the whole zones in [off, off + len) -- which destroys
+ * their data, so the guard refuses it outside the announced regions as it
+ * refuses a write. Return FB_OK, FB_EINTR (reset: the stop flag) or
+ * FB_EDEV after printing the error.
+ */
+int eng_report_zones(struct target *t, uint64_t off, struct target_zone *z, size_t max,
+		     size_t *n);
+int eng_reset_zones(struct target *t, uint64_t off, uint64_t len);
+
 /* The fastest of count reads of the same range. */
 int eng_read_min(struct target *t, void *buf, size_t len, uint64_t off,
 		 unsigned count, uint64_t *min_ns);

@@ -112,6 +112,15 @@ int out_close(int exit_status, const char *status, const char *reason);
  * overwriting a device whose results are lost.
  */
 int out_error(void);
+/*
+ * A table in a file of its own, as plain CSV with the same columns as
+ * --format=csv (a test's --log): the line of field names (first: the
+ * first row, for the width of list fields), then one line per row.
+ * The caller owns f and checks its errors.
+ */
+void out_csv_names(FILE *f, const struct out_table *t, const union out_val *first);
+void out_csv_line(FILE *f, const struct out_table *t, const union out_val *v);
+
 /* The descriptor results go to (the lock on a new --out). */
 int out_fileno(void);
 

@@ -60,44 +60,55 @@ static bool is_list(enum out_type type)
 	return type == OT_BPS_LIST || type == OT_REAL_LIST;
 }
 
-static void csv_header(struct out_state *s, const struct out_table *t, const union out_val *v)
+/* The line of field names (a list field: NAME_1 ... NAME_n). */
+void out_csv_names(FILE *f, const struct out_table *t, const union out_val *v)
 {
-	fprintf(s->f, "%s# table: %s\n", s->tables ? "\n" : "", t->name);
 	for (size_t i = 0; i < t->nfields; i++) {
 		if (i)
-			fputc(',', s->f);
+			fputc(',', f);
 		if (!is_list(t->fields[i].type)) {
-			fputs(t->fields[i].name, s->f);
+			fputs(t->fields[i].name, f);
 			continue;
 		}
 		for (size_t j = 0; j < v[i].list.n; j++)
-			fprintf(s->f, "%s%s_%zu", j ? "," : "", t->fields[i].name, j + 1);
+			fprintf(f, "%s%s_%zu", j ? "," : "", t->fields[i].name, j + 1);
 	}
-	fputc('\n', s->f);
+	fputc('\n', f);
+}
+
+static void csv_header(struct out_state *s, const struct out_table *t, const union out_val *v)
+{
+	fprintf(s->f, "%s# table: %s\n", s->tables ? "\n" : "", t->name);
+	out_csv_names(s->f, t, v);
 	s->tables++;
+}
+
+void out_csv_line(FILE *f, const struct out_table *t, const union out_val *v)
+{
+	for (size_t i = 0; i < t->nfields; i++) {
+		if (i)
+			fputc(',', f);
+		if (t->fields[i].type == OT_TEXT) {
+			csv_text(f, v[i].s);
+		} else if (is_list(t->fields[i].type)) {
+			for (size_t j = 0; j < v[i].list.n; j++) {
+				union out_val e = { .d = v[i].list.v[j] };
+
+				fputs(j ? "," : "", f);
+				out_put_number(f, OT_REAL, &e);
+			}
+		} else {
+			out_put_number(f, t->fields[i].type, &v[i]);
+		}
+	}
+	fputc('\n', f);
 }
 
 static void csv_row(struct out_state *s, const struct out_table *t, const union out_val *v)
 {
 	if (s->table != t)
 		csv_header(s, t, v);
-	for (size_t i = 0; i < t->nfields; i++) {
-		if (i)
-			fputc(',', s->f);
-		if (t->fields[i].type == OT_TEXT) {
-			csv_text(s->f, v[i].s);
-		} else if (is_list(t->fields[i].type)) {
-			for (size_t j = 0; j < v[i].list.n; j++) {
-				union out_val e = { .d = v[i].list.v[j] };
-
-				fputs(j ? "," : "", s->f);
-				out_put_number(s->f, OT_REAL, &e);
-			}
-		} else {
-			out_put_number(s->f, t->fields[i].type, &v[i]);
-		}
-	}
-	fputc('\n', s->f);
+	out_csv_line(s->f, t, v);
 }
 
 /* A comment line never breaks: a line break in the text starts a new comment. */

@@ -144,3 +144,33 @@ int parse_duration(const char *s, uint64_t *ns)
 	}
 	return -1;
 }
+
+int parse_rate(const char *s, uint64_t *bps)
+{
+	static const char mult[] = "KMGT";
+	char num[64];
+	size_t n = s ? strlen(s) : 0;
+	double v, scale = 1;
+	const char *m;
+
+	if (n < 3 || strcmp(s + n - 2, "/s") != 0)
+		return parse_size(s, bps);
+	if (n - 2 >= sizeof(num))
+		return -1;
+	memcpy(num, s, n - 2);
+	num[n - 2] = '\0';
+	n -= 2;
+	m = strchr(mult, toupper((unsigned char)num[n - 1]));
+	if (m) {
+		for (const char *q = mult; q <= m; q++)
+			scale *= 1000;
+		num[n - 1] = '\0';
+	}
+	if (!isdigit((unsigned char)num[0]) || parse_double(num, &v) < 0)
+		return -1;
+	v *= scale;
+	if (v < 0 || v >= 1.8e19)
+		return -1;
+	*bps = (uint64_t)(v + 0.5);
+	return 0;
+}

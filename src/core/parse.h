@@ -20,6 +20,13 @@ int parse_uint(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Parse a duration ("90", "90s", "1.5m", "2h", "500ms") into nanoseconds. */
 int parse_duration(const char *s, uint64_t *ns);
 
+/*
+ * Parse a rate in bytes per second: "22M/s" is decimal (22,000,000, as
+ * rates are printed; K, M, G, T and a fraction allowed), anything else is
+ * a binary size per second (parse_size(): "20M" is 20 MiB/s). 0 or -1.
+ */
+int parse_rate(const char *s, uint64_t *bps);
+
 /* Parse a real number ("5", "2.5"). Returns 0 or -1. */
 int parse_double(const char *s, double *out);
 

@@ -25,6 +25,22 @@
 /* Flags for target_open(). */
 #define TGT_WRITE 0x1	/* open read-write (write tests only) */
 #define TGT_EXCL  0x2	/* block devices: O_EXCL, refused by the kernel when held */
+#define TGT_SYNC  0x4	/* O_DSYNC: a write returns once its data is on stable storage */
+
+/* Zones of a zoned block device (<linux/blkzoned.h>; the simulated card's zoned=). */
+enum zone_type {
+	ZONE_CONVENTIONAL = 1,	/* written anywhere */
+	ZONE_SEQ_REQUIRED = 2,	/* host-managed: only at the write pointer */
+	ZONE_SEQ_PREFERRED = 3,	/* host-aware: anywhere, best at the write pointer */
+};
+
+struct target_zone {
+	uint64_t start, len;	/* bytes */
+	uint64_t cap;		/* bytes from start that can be written (<= len) */
+	uint64_t wp;		/* the write pointer: the next byte a write must go to */
+	enum zone_type type;
+	bool full;		/* no more writes until a reset */
+};
 
 struct target;
 
@@ -43,6 +59,12 @@ struct target_ops {
 	const char *discard_how;
 	/* Let ns of idle time pass (background work, cache recovery). May be NULL. */
 	void (*idle)(struct target *t, uint64_t ns);
+	/* Zoned targets (zone_size > 0): the zones from the one holding off on,
+	 * at most max of them into z, their number in *n; 0 or -errno. */
+	int (*report_zones)(struct target *t, uint64_t off, struct target_zone *z, size_t max,
+			    size_t *n);
+	/* Reset the write pointers of the zones in [off, off + len) (whole zones); 0 or -errno. */
+	int (*reset_zones)(struct target *t, uint64_t off, uint64_t len);
 	/* Print counters (bytes read/written, garbage collections) for -v. May be NULL. */
 	void (*stats)(struct target *t, FILE *f);
 	void (*close)(struct target *t);
@@ -86,6 +108,7 @@ struct target {
 	/* Writes are not kept (the simulated card without an image): the
 	 * engine's buffers need no data, and are never touched. */
 	bool data_discarded;
+	uint64_t zone_size;	/* zoned: bytes per zone (the last may be smaller); 0: not zoned */
 	dev_t rdev;		/* block devices: the device number */
 	dev_t st_dev;		/* regular files: the file system's device */
 	ino_t st_ino;

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/blkzoned.h>
 #include <linux/fs.h>
 #include <linux/stat.h>
 #include <stdlib.h>
@@ -159,6 +160,16 @@ static const struct target_ops dev_block_ops = {
 	.qclose = dev_qclose, .qdescribe = dev_qdescribe, .now = dev_now,
 };
 
+/* A zoned device's zone size in bytes; 0: not zoned (or a kernel without zones). */
+static uint64_t zone_size(int fd)
+{
+	__u32 sectors = 0;
+
+	if (ioctl(fd, BLKGETZONESZ, &sectors) < 0)
+		return 0;
+	return (uint64_t)sectors * 512;
+}
+
 /* Direct-I/O alignment of a regular file: statx where the kernel has it. */
 static void file_alignment(struct target *t)
 {
@@ -188,6 +199,7 @@ static int block_geometry(struct target *t, char *err, size_t errlen)
 	t->size = size;
 	t->sector = (uint32_t)ssz;
 	t->mem_align = (uint32_t)ssz;
+	t->zone_size = zone_size(t->fd);
 	return 0;
 }
 
@@ -208,7 +220,7 @@ int target_dev_open(const char *path, int flags, struct target **out, char *err,
 {
 	struct target *t;
 	struct stat st;
-	int oflags = (flags & TGT_WRITE) ? O_RDWR : O_RDONLY;
+	int oflags = ((flags & TGT_WRITE) ? O_RDWR : O_RDONLY) | ((flags & TGT_SYNC) ? O_DSYNC : 0);
 	bool direct;
 	int r;
 

@@ -299,6 +299,20 @@ int safety_check_run(const struct run_paths *p)
 	return r;
 }
 
+int safety_check_output(const char *path, const char *device)
+{
+	static char lab[PATH_MAX + 8];
+	struct run_paths p = { .device = device };
+	struct storage dev = { 0 };
+	int r = resolve_device(device, &dev) < 0 ? FB_EDEV : FB_OK;
+
+	snprintf(lab, sizeof(lab), "--log=%s", path);
+	if (r == FB_OK)
+		r = check_out(lab, path, &p, &dev);
+	storage_free(&dev);
+	return r == FB_OK ? FB_OK : FB_EUSAGE;
+}
+
 /* The directory a file would be created in. */
 static void dir_of(const char *file, char *dir, size_t len)
 {

@@ -38,6 +38,12 @@ struct run_paths {
 int safety_check_run(const struct run_paths *p);
 
 /*
+ * A file of results other than --out (a test's --log=PATH, which the
+ * messages name), checked as --out is against DEVICE: FB_OK, or
+ * FB_EUSAGE after one line saying what is in the way.
+ */
+int safety_check_output(const char *path, const char *device);
+/*
  * May a write test write to path? Nothing it lands on -- its disk, every
  * partition of that disk, loop devices' backing files and devices below
  * it, every loop device on any of them -- may be mounted, swap, held by

@@ -276,6 +276,20 @@ static uint64_t write_piece(struct sim_card *c, uint64_t au, uint64_t o, uint64_
 	return t;
 }
 
+/* Rule 1a: make room for len bytes in the full cache; the time it takes. */
+static uint64_t cache_fold(struct sim_card *c, uint64_t len)
+{
+	uint64_t lack = len - (c->p.cache - c->cache_used);
+	uint64_t fold = c->p.cache_flush > lack ? c->p.cache_flush : lack;
+
+	if (fold > c->cache_used)
+		fold = c->cache_used;
+	c->cache_used -= fold;
+	c->n.folds++;
+	c->n.folded += fold;
+	return sim_xfer_ns(fold, c->p.copy_bw);
+}
+
 static uint64_t write_once(struct sim_card *c, uint64_t off, uint64_t len)
 {
 	uint64_t t = c->p.write_lat, end = off + len;
@@ -284,6 +298,8 @@ static uint64_t write_once(struct sim_card *c, uint64_t off, uint64_t len)
 	c->n.bytes_written += len;
 	if (len == 0)
 		return jitter(c, t);
+	if (c->p.cache_flush > 0 && len <= c->p.cache && len > c->p.cache - c->cache_used)
+		t += cache_fold(c, len);
 	if (c->p.cache > 0 && len <= c->p.cache - c->cache_used) {
 		c->cache_used += len;
 		c->n.cached += len;

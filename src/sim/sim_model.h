@@ -45,6 +45,14 @@
  *      adds xfer(len, cache_bw), fills the cache by len and does not touch
  *      the AUs (the card folds it in later, in the background). Idle time
  *      (sim_idle) frees cache_recover bytes per second; busy time does not.
+ *   1a. If cache_flush > 0 and the request does not fit in the free cache
+ *      (but in the whole cache), the card first makes room, as a drive-
+ *      managed SMR disk cleans its media cache: it folds cache_flush
+ *      bytes (at least what the request lacks, at most what the cache
+ *      holds) into their AUs at xfer(folded, copy_bw) -- one long stall
+ *      -- and then takes the request into the cache as in rule 1. It
+ *      counts one fold. With cache_flush 0 the request goes on to the
+ *      AUs (rules 2-6) and the cache stays full until idle time.
  *   Otherwise each piece of the request that lies in one AU is handled by
  *   the first rule that applies:
  *   2. AUs below fat_aus (the FAT-optimised area) take any write at page
@@ -152,6 +160,13 @@ struct sim_params {
 	uint64_t cache;		/* bytes, 0 = none */
 	uint64_t cache_bw;	/* bytes/s */
 	uint64_t cache_recover;	/* bytes per second of idle time */
+	uint64_t cache_flush;	/* bytes folded at once when the cache is full (0: none) */
+	/* data (target_sim.c; no effect on the times): a fake card */
+	uint64_t wrap;		/* it keeps wrap bytes: offset o lands on o % wrap (0: all) */
+	uint64_t drop_from;	/* writes at or past this offset are lost (0: none) */
+	/* zones (sim_zones.h): every erase block a zone, the first conv_zones conventional */
+	unsigned zoned;		/* 0: not zoned, 1: host-managed */
+	unsigned conv_zones;
 	/* noise */
 	uint64_t seed;
 	double jitter;		/* percent, 0..100 */
@@ -183,6 +198,7 @@ struct sim_counters {
 	uint64_t gcs, erases;
 	uint64_t cached;			/* bytes that went to the cache */
 	uint64_t discarded;			/* bytes discarded (sim_discard) */
+	uint64_t folds, folded;			/* cache folds (rule 1a) and their bytes */
 };
 
 struct sim_card {

@@ -135,6 +135,7 @@ static const struct key keys[] = {
 	{ "cache", K_SIZE, P(cache), 0, UINT64_MAX, 5 },
 	{ "cache-bw", K_RATE, P(cache_bw), 1, UINT64_MAX, 5 },
 	{ "cache-recover", K_RATE, P(cache_recover), 0, UINT64_MAX, 5 },
+	{ "cache-flush", K_SIZE, P(cache_flush), 0, UINT64_MAX, 5 },
 	{ "seed", K_U64, P(seed), 0, UINT64_MAX, 6 },
 	{ "jitter", K_PCT, P(jitter), 0, 0, 6 },
 	{ "outliers", K_PROB, P(outliers), 0, 0, 6 },
@@ -143,6 +144,10 @@ static const struct key keys[] = {
 	{ "post-slow", K_PCT, P(post_slow), 0, 0, 7 },
 	{ "stalls", K_PROB, P(stalls), 0, 0, 7 },
 	{ "stall-time", K_TIME, P(stall_ns), 0, 0, 7 },
+	{ "wrap", K_SIZE, P(wrap), 0, UINT64_MAX, 8 },
+	{ "drop-from", K_SIZE, P(drop_from), 0, UINT64_MAX, 8 },
+	{ "zoned", K_UINT, P(zoned), 0, 1, 8 },
+	{ "conv-zones", K_UINT, P(conv_zones), 0, 1U << 30, 8 },
 	{ "fail-at", K_FAIL, 0, SIM_FAIL_READ | SIM_FAIL_WRITE, 0, 0 },
 	{ "fail-read-at", K_FAIL, 0, SIM_FAIL_READ, 0, 0 },
 	{ "fail-write-at", K_FAIL, 0, SIM_FAIL_WRITE, 0, 0 },
@@ -265,37 +270,6 @@ static int parse_time(const char *s, uint64_t *ns)
 	return parse_duration(tmp, ns);
 }
 
-/* "22M/s" is decimal bytes per second; anything else is a binary size. */
-static int parse_rate(const char *s, uint64_t *bps)
-{
-	static const char mult[] = "KMGT";
-	char num[64];
-	size_t n = strlen(s);
-	double v, scale = 1;
-	const char *m;
-
-	if (n < 3 || strcmp(s + n - 2, "/s") != 0)
-		return parse_size(s, bps);
-	if (n - 2 >= sizeof(num))
-		return -1;
-	memcpy(num, s, n - 2);
-	num[n - 2] = '\0';
-	n -= 2;
-	m = strchr(mult, toupper((unsigned char)num[n - 1]));
-	if (m) {
-		for (const char *q = mult; q <= m; q++)
-			scale *= 1000;
-		num[n - 1] = '\0';
-	}
-	if (!isdigit((unsigned char)num[0]) || parse_double(num, &v) < 0)
-		return -1;
-	v *= scale;
-	if (v < 0 || v >= 1.8e19)
-		return -1;
-	*bps = (uint64_t)(v + 0.5);
-	return 0;
-}
-
 /* A number with an optional trailing '%'; *pct tells whether it had one. */
 static int parse_percent(const char *s, double *v, int *pct)
 {
@@ -387,6 +361,37 @@ static int set_value(struct sim_spec *sp, const struct key *k, const char *val)
 
 /* ---- the spec as a whole */
 
+/* A fake card's sizes and the zones: 0 or -1 with a message. */
+static int validate_fake(const struct sim_params *p, uint64_t naus, char *err, size_t errlen)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN];
+	const char *key = p->wrap % 512 ? "wrap" : p->drop_from % 512 ? "drop-from" : NULL;
+	uint64_t v = p->wrap % 512 ? p->wrap : p->drop_from;
+
+	if (key) {
+		snprintf(err, errlen, "sim: %s (%s) is not a multiple of 512", key,
+			 exact_size(a, sizeof(a), v));
+		return -1;
+	}
+	key = p->wrap > p->size ? "wrap" : p->drop_from > p->size ? "drop-from" : NULL;
+	v = p->wrap > p->size ? p->wrap : p->drop_from;
+	if (key) {
+		snprintf(err, errlen, "sim: %s (%s) lies beyond the end of the card (%s)", key,
+			 exact_size(a, sizeof(a), v), exact_size(b, sizeof(b), p->size));
+		return -1;
+	}
+	if (p->conv_zones && !p->zoned) {
+		snprintf(err, errlen, "sim: conv-zones (%u) needs zoned=1", p->conv_zones);
+		return -1;
+	}
+	if (p->conv_zones > naus) {
+		snprintf(err, errlen, "sim: conv-zones (%u) exceeds the card's %llu zones",
+			 p->conv_zones, (unsigned long long)naus);
+		return -1;
+	}
+	return 0;
+}
+
 /* Checks that involve more than one key; 0 or -1 with a message. */
 static int validate(const struct sim_params *p, char *err, size_t errlen)
 {
@@ -422,6 +427,8 @@ static int validate(const struct sim_params *p, char *err, size_t errlen)
 			 p->fat_aus, (unsigned long long)naus);
 		return -1;
 	}
+	if (validate_fake(p, naus, err, errlen) < 0)
+		return -1;
 	for (unsigned i = 0; i < p->nfail; i++) {
 		if (p->fail[i].off >= p->size) {
 			snprintf(err, errlen, "sim: fail offset (%s) lies beyond the end of the card (%s)",
@@ -575,7 +582,7 @@ void sim_list_presets(FILE *f)
 		const struct sim_params *p = &presets[i].p;
 
 		fprintf(f, "\n%s\t%s\n", presets[i].name, presets[i].what);
-		for (int g = 1; g <= 7; g++) {
+		for (int g = 1; g <= 8; g++) {
 			format_group(p, g, line, sizeof(line));
 			fprintf(f, "\t%s\n", line);
 		}
@@ -588,6 +595,11 @@ void sim_list_presets(FILE *f)
 		"image=PATH (a backing file, so that reads return what was written),\n"
 		"stated-erase=SIZE (the erase block the card claims, as an SD card's AU:\n"
 		"--info shows it, -a compares; no effect on timing).\n"
+		"A fake card: wrap=SIZE keeps only SIZE bytes (offset o lands on o %% SIZE),\n"
+		"drop-from=OFFSET loses every write from OFFSET on (both need image=).\n"
+		"zoned=1: every erase block is a zone written only at its write pointer\n"
+		"(host-managed, all zones full at first), the first conv-zones of them\n"
+		"conventional. cache-flush=SIZE: a full cache folds SIZE bytes at copy-bw.\n"
 		"Times take a unit (500us, 3ms); rates \"22M/s\" are decimal bytes/s.\n",
 		SIM_MAX_FAIL);
 }

@@ -20,6 +20,7 @@
 #include "sim/sim_model.h"
 #include "sim/sim_queue.h"
 #include "sim/sim_spec.h"
+#include "sim/sim_zones.h"
 #include "core/target.h"
 #include "core/units.h"
 
@@ -29,6 +30,7 @@ struct sim_priv {
 	struct sim_card card;
 	struct sim_queue q;	/* queued requests (empty until qopen) */
 	char desc[160];		/* qdescribe's text */
+	struct sim_zones zones;
 	int img;		/* backing image, -1 for none (or not created yet) */
 	char create[PATH_MAX];	/* the image a write test creates at its first write */
 };
@@ -78,7 +80,42 @@ static int image_read(int fd, unsigned char *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-/* What a request does besides taking time: checks, fail points, data. 0 or -errno. */
+/*
+ * The image's bytes of [off, off + len) as a fake card keeps them: with
+ * wrap, offset o lies at o % wrap of the image, so a request may come in
+ * two or more pieces. rw reads or writes one piece; 0 or -errno.
+ */
+static int fake_map(const struct sim_params *p, unsigned char *buf, size_t len, uint64_t off,
+		    int fd, bool wr)
+{
+	size_t done = 0;
+	int r = 0;
+
+	while (done < len && r == 0) {
+		uint64_t at = p->wrap ? (off + done) % p->wrap : off + done;
+		size_t piece = len - done;
+
+		if (p->wrap && piece > p->wrap - at)
+			piece = (size_t)(p->wrap - at);
+		r = wr ? full_pwrite(fd, buf + done, piece, at) : image_read(fd, buf + done, piece, at);
+		done += piece;
+	}
+	return r;
+}
+
+/* Into the image, as a fake card keeps it: writes from drop_from on are lost. */
+static int image_write(struct sim_priv *sp, const void *buf, size_t len, uint64_t off)
+{
+	const struct sim_params *p = &sp->card.p;
+
+	if (p->drop_from && off >= p->drop_from)
+		return 0;
+	if (p->drop_from && len > p->drop_from - off)
+		len = (size_t)(p->drop_from - off);
+	return fake_map(p, (unsigned char *)buf, len, off, sp->img, true);
+}
+
+/* What a request does besides taking time: checks, fail points, zones, data. 0 or -errno. */
 static int sim_access(struct target *t, void *buf, size_t len, uint64_t off, bool write)
 {
 	struct sim_priv *sp = priv(t);
@@ -93,15 +130,20 @@ static int sim_access(struct target *t, void *buf, size_t len, uint64_t off, boo
 	if (write) {
 		if (sp->img < 0 && sp->create[0] && (r = create_image(sp)) < 0)
 			return r;
-		return sp->img >= 0 ? full_pwrite(sp->img, buf, len, off) : 0;
+		/* A zone refuses a write off its write pointer: nothing is written. */
+		if ((r = sim_zones_write(&sp->zones, off, len)) < 0)
+			return r;
+		return sp->img >= 0 ? image_write(sp, buf, len, off) : 0;
 	}
 	if (sp->img >= 0)
-		return image_read(sp->img, buf, len, off);
-	if (sp->create[0])
+		r = fake_map(&sp->card.p, buf, len, off, sp->img, false);
+	else if (sp->create[0])
 		memset(buf, 0, len);	/* an image to be created: all zeros */
 	else if (!t->data_unseen)	/* ~1 us per 4 KiB: only when looked at */
 		fill_pattern(buf, len, off);
-	return 0;
+	if (r == 0)
+		sim_zones_mask(&sp->zones, buf, off, len);
+	return r;
 }
 
 static int sim_read_op(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
@@ -196,6 +238,26 @@ static int sim_discard_op(struct target *t, uint64_t off, uint64_t len)
 	return 0;
 }
 
+static int sim_report_zones_op(struct target *t, uint64_t off, struct target_zone *z,
+			       size_t max, size_t *n)
+{
+	*n = sim_zones_report(&priv(t)->zones, off, z, max);
+	return 0;
+}
+
+static int sim_reset_zones_op(struct target *t, uint64_t off, uint64_t len)
+{
+	struct sim_priv *sp = priv(t);
+	int r = sim_zones_reset(&sp->zones, off, len);
+
+	/* The data goes with the write pointer. */
+	if (r == 0 && sp->img >= 0 && !sp->card.p.wrap &&
+	    fallocate(sp->img, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+		      (off_t)len) < 0 && errno != EOPNOTSUPP)
+		return -errno;
+	return r;
+}
+
 static void sim_idle_op(struct target *t, uint64_t ns)
 {
 	sim_idle(&priv(t)->card, ns);
@@ -215,6 +277,11 @@ static void sim_stats_op(struct target *t, FILE *f)
 		fmt_size(cp, sizeof(cp), c->n.bytes_copied),
 		fmt_size(r, sizeof(r), c->n.cached), fmt_size(w, sizeof(w), c->n.discarded), c->nopen,
 		fmt_time(tm, sizeof(tm), (double)c->now_ns));
+	if (c->p.cache_flush)
+		fprintf(f, "sim: %llu cache folds of %s in all\n", (unsigned long long)c->n.folds,
+			fmt_size(r, sizeof(r), c->n.folded));
+	if (priv(t)->zones.zone)
+		fprintf(f, "sim: %llu zone resets\n", (unsigned long long)priv(t)->zones.resets);
 }
 
 static void sim_close_op(struct target *t)
@@ -225,6 +292,7 @@ static void sim_close_op(struct target *t)
 		close(sp->img);
 	sim_queue_free(&sp->q);
 	sim_card_free(&sp->card);
+	sim_zones_free(&sp->zones);
 	free(sp);
 	free(t);
 }
@@ -244,6 +312,17 @@ static const struct target_ops sim_ops = {
 	.qclose = sim_qclose,
 	.qdescribe = sim_qdescribe,
 	.now = sim_now,
+};
+
+static const struct target_ops sim_zoned_ops = {
+	.kind = "simulated card",
+	.read = sim_read_op,
+	.write = sim_write_op,
+	.idle = sim_idle_op,
+	.report_zones = sim_report_zones_op,
+	.reset_zones = sim_reset_zones_op,
+	.stats = sim_stats_op,
+	.close = sim_close_op,
 };
 
 /*
@@ -311,7 +390,7 @@ int target_sim_open(const char *spec, int flags, struct target **out, char *err,
 		return r;
 	t = calloc(1, sizeof(*t));
 	sp = calloc(1, sizeof(*sp));
-	if (!t || !sp) {
+	if (!t || !sp || sim_zones_init(&sp->zones, &s.p) < 0) {
 		free(t);
 		free(sp);
 		if (fd >= 0)
@@ -323,7 +402,8 @@ int target_sim_open(const char *spec, int flags, struct target **out, char *err,
 	sp->img = fd;
 	if (s.image[0] && fd < 0)
 		snprintf(sp->create, sizeof(sp->create), "%s", s.image);
-	t->ops = &sim_ops;
+	t->ops = s.p.zoned ? &sim_zoned_ops : &sim_ops;
+	t->zone_size = s.p.zoned ? s.p.erase : 0;
 	snprintf(t->path, sizeof(t->path), "sim:%s", spec ? spec : "");
 	t->fd = -1;
 	t->size = s.p.size;

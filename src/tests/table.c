@@ -14,6 +14,7 @@ extern const struct fb_test test_align, test_scatter, test_interval, test_readah
 extern const struct fb_test test_queue_depth;
 extern const struct fb_test test_advise;
 extern const struct fb_test test_app_class, test_survey;
+extern const struct fb_test test_sustained, test_capacity;
 
 const struct fb_test *const fb_tests[] = {
 	&test_info,
@@ -25,6 +26,8 @@ const struct fb_test *const fb_tests[] = {
 	&test_find_fat,
 	&test_open_au,
 	&test_find_open_au,
+	&test_sustained,
+	&test_capacity,
 	&test_app_class,
 	&test_survey,	/* after --find-open-au: it reads its verdict */
 	&test_advise,	/* last: it reads the verdicts of the tests before it */
@@ -68,6 +71,16 @@ bool fb_test_writes(const struct fb_test *t)
 		if (strcmp(w->name, t->writes_with) == 0)
 			return t->writes && w->kind == FO_FLAG && *(const bool *)w->var;
 	return false;
+}
+
+unsigned fb_tests_open_flags(const struct fb_opts *o)
+{
+	unsigned f = 0;
+
+	for (unsigned i = 0; fb_tests[i]; i++)
+		if ((o->tests & (1u << i)) && fb_tests[i]->open_flags)
+			f |= fb_tests[i]->open_flags(o);
+	return f;
 }
 
 bool fb_tests_write(const struct fb_opts *o)

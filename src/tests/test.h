@@ -83,6 +83,10 @@ struct fb_test {
 	/* checks against the opened target, still before any I/O (NULL: none) */
 	int (*check_target)(const struct fb_opts *o, const struct target *t, char *err,
 			    size_t len);
+	/* a results file of its own (--log), checked as --out is before the run (NULL: none) */
+	const char *(*out_file)(const struct fb_opts *o);
+	/* extra target_open() flags (TGT_SYNC) it needs (NULL: none) */
+	unsigned (*open_flags)(const struct fb_opts *o);
 	/*
 	 * Before the regions are taken: a parameter measured first (--find-open-au
 	 * without --erasesize runs -a). NULL: none. measures_first says whether
@@ -121,6 +125,8 @@ bool fb_test_writes(const struct fb_test *t);
 bool fb_tests_write(const struct fb_opts *o);
 /* The tests that also run after --analyze, as bits. */
 uint32_t fb_tests_after_analyze(void);
+/* The extra open flags the selected tests ask for. */
+unsigned fb_tests_open_flags(const struct fb_opts *o);
 /* Every test's own options back to their defaults. */
 void fb_tests_defaults(void);
 /* Select the tests that the selected ones select (.selects). */

@@ -25,6 +25,7 @@ runs=(
 	"advise|-a -b 1024 -O --open-au-nr=3 --advise sim:"
 	"app-class|--app-class sim:ssd"
 	"survey|--survey --max-write=60M sim:"
+	"sustained|--sustained -b 1M --size=512M --log-interval=50ms sim:ssd,cache=128M,stalls=0.01,stall-time=20ms"
 )
 for r in "${runs[@]}"; do
 	name=${r%%|*} args=${r#*|}

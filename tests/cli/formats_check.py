@@ -100,6 +100,29 @@ def row_text(rec):
         if rec["fact"].endswith("_bytes") and v.isdigit() and int(v) >= 1024:
             v = "%s (%s)" % (v, fmt_size(int(v)))
         return "%-31s %s" % (rec["fact"], v)
+    if t == "capacity":
+        return ("round %d: %d blocks %s apart from %s: %d bad (%d wrapped, %d dropped, "
+                "%d other), first bad at %s") % (
+            rec["round"], rec["blocks"], fmt_size(rec["spacing_bytes"]),
+            fmt_size(rec["start_bytes"]), rec["bad"], rec["wrapped"], rec["dropped"],
+            rec["other"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-")
+    if t == "sustained":
+        return "%.2fs\tat %s\t%s\t%s\tp99 %s\tmax %s" % (
+            rec["elapsed_ns"] / 1e9, fmt_size(rec["offset_bytes"]), fmt_size(rec["bytes"]),
+            fmt_rate(rec["rate_bps"]), fmt_time(rec["p99_ns"]), fmt_time(rec["max_ns"]))
+    if t == "sustained-summary":
+        return ("%s in %s: average %s, initial %s, sustained %s; "
+                "latency p50 %s p99 %s p99.9 %s max %s") % (
+            fmt_size(rec["written_bytes"]), fmt_time(rec["elapsed_ns"]),
+            fmt_rate(rec["average_bps"]), fmt_rate(rec["initial_bps"]),
+            fmt_rate(rec["sustained_bps"]), fmt_time(rec["p50_ns"]), fmt_time(rec["p99_ns"]),
+            fmt_time(rec["p999_ns"]), fmt_time(rec["max_ns"]))
+    if t == "sustained-verify":
+        return ("read back %d blocks: %d bad (%d wrapped, %d misplaced, %d dropped, "
+                "%d corrupt), first bad at %s, usable up to %s") % (
+            rec["blocks"], rec["bad"], rec["wrapped"], rec["misplaced"], rec["dropped"],
+            rec["corrupt"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-",
+            fmt_size(rec["usable_bytes"]))
     return None
 
 

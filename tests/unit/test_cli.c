@@ -207,7 +207,7 @@ static void bad_combinations(void)
 	BAD("missing DEVICE (a block device, a file or sim:)", (const char *)NULL);
 	BAD("unexpected argument 'b' after DEVICE 'a'", "-O", "a", "b");
 	BAD("no test selected: use --info, --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
-	    "--open-au, --find-open-au, --app-class or --survey (or --analyze FILE)", "sim:");
+	    "--open-au, --find-open-au, --sustained, --capacity, --app-class or --survey (or --analyze FILE)", "sim:");
 	BAD("--restore=f: cannot be combined with --preserve or --backup", "--restore=f",
 	    "--preserve", "sim:");
 	BAD("--restore=f: runs no test; give it with DEVICE alone", "--restore=f", "-a", "sim:");
@@ -245,7 +245,7 @@ static void getopt_errors(void)
 	BAD("option '--help' doesn't allow an argument", "--help=3");
 	/* "--" ends the options: what follows is DEVICE, even "-a" */
 	BAD("no test selected: use --info, --align, --scatter, --interval, --readahead, --queue-depth, --find-fat, "
-	    "--open-au, --find-open-au, --app-class or --survey (or --analyze FILE)", "--", "-a");
+	    "--open-au, --find-open-au, --sustained, --capacity, --app-class or --survey (or --analyze FILE)", "--", "-a");
 	CHECK(P("-a", "--", "-weird-device") == FB_OK);
 	CHECK_STR(o.device, "-weird-device");
 }
@@ -261,6 +261,8 @@ static const char *sample_value(const char *name)
 		{ "plateau", "2.5" }, { "max-write", "1G" }, { "max-time", "5m" },
 		{ "out", "o.txt" }, { "backup", "b.backup" }, { "engine", "aio" },
 		{ "precondition", "fill" }, { "app-area", "16M" },
+		{ "duration", "1h" }, { "log-interval", "10s" }, { "log", "l.csv" },
+		{ "cliff", "30" }, { "slow", "1M/s" },
 	};
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
@@ -276,12 +278,13 @@ enum {
 	U_ANALYZE = 1u << 7, U_RESTORE = 1u << 8,
 	/* --queue-depth reads; with --write it is a write test */
 	U_QD = 1u << 9, U_QD_WRITE = 1u << 10, U_QDS = U_QD | U_QD_WRITE, U_INFO = 1u << 11,
-	U_APP_CLASS = 1u << 12,
+	U_APP_CLASS = 1u << 12, U_SUSTAINED = 1u << 13, U_CAPACITY = 1u << 14,
 	/* the tests checked on their own (their words are not in test_words) */
 	U_ADVISE = 1u << 16,
 	U_AU_WRITES = U_OPEN_AU | U_FIND_FAT | U_FIND_OPEN_AU,	/* erase-block writers */
 	U_WRITES = U_AU_WRITES | U_APP_CLASS,
-	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS | U_INFO,
+	U_TESTS = U_ALIGN | U_SCATTER | U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS | U_INFO |
+		  U_SUSTAINED | U_CAPACITY,
 };
 
 /* The words that select test bit b (DEVICE added by the caller, but not for
@@ -290,7 +293,7 @@ static const char *const test_words[][3] = {
 	{ "--align" }, { "--scatter" }, { "--interval" }, { "--readahead" }, { "--open-au" },
 	{ "--find-fat" }, { "--find-open-au", "--erasesize=4M" }, { "--analyze=saved.txt" },
 	{ "--restore=b.backup" }, { "--queue-depth=1,4" }, { "--queue-depth=1,4", "--write" },
-	{ "--info" }, { "--app-class" },
+	{ "--info" }, { "--app-class" }, { "--sustained" }, { "--capacity" },
 };
 
 /*
@@ -300,27 +303,27 @@ static const char *const test_words[][3] = {
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */
 static const struct { const char *name; unsigned tests; } expect_uses[] = {
-	{ "blocksize", U_ALIGN | U_SCATTER | U_AU_WRITES | U_QDS },
+	{ "blocksize", U_ALIGN | U_SCATTER | U_AU_WRITES | U_QDS | U_SUSTAINED },
 	{ "erasesize", U_INTERVAL | U_AU_WRITES | U_ADVISE },
 	{ "count", U_ALIGN | U_SCATTER | U_INTERVAL },
-	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS },
+	{ "offset", U_INTERVAL | U_READAHEAD | U_WRITES | U_QDS | U_SUSTAINED },
 	{ "open-au-nr", U_OPEN_AU },
-	{ "random", U_AU_WRITES | U_QDS },
+	{ "random", U_AU_WRITES | U_QDS | U_SUSTAINED },
 	{ "fat-nr", U_FIND_FAT },
 	{ "scatter-order", U_SCATTER },
 	{ "scatter-span", U_SCATTER },
 	{ "interval-order", U_INTERVAL },
 	{ "min-size", U_READAHEAD },
 	{ "max-size", U_READAHEAD },
-	{ "size", U_READAHEAD | U_QDS },
+	{ "size", U_READAHEAD | U_QDS | U_SUSTAINED },
 	{ "runs", U_READAHEAD | U_OPEN_AU | U_QDS },
 	{ "write", U_QDS },
 	{ "engine", U_QDS },
 	{ "buffered", U_READAHEAD },
 	{ "plateau", U_READAHEAD },
-	{ "preserve", U_WRITES | U_QD_WRITE },
-	{ "backup", U_WRITES | U_QD_WRITE },
-	{ "precondition", U_WRITES | U_QD_WRITE },
+	{ "preserve", U_WRITES | U_QD_WRITE | U_SUSTAINED | U_CAPACITY },
+	{ "backup", U_WRITES | U_QD_WRITE | U_SUSTAINED | U_CAPACITY },
+	{ "precondition", U_WRITES | U_QD_WRITE | U_SUSTAINED | U_CAPACITY },
 	{ "max-write", U_FIND_OPEN_AU },
 	{ "max-time", U_FIND_OPEN_AU },
 	{ "no-early-stop", U_AU_WRITES },
@@ -328,6 +331,13 @@ static const struct { const char *name; unsigned tests; } expect_uses[] = {
 	{ "out", U_TESTS | U_ANALYZE | U_ADVISE },
 	{ "format", U_TESTS | U_ANALYZE | U_ADVISE },
 	{ "verbose", U_TESTS | U_ADVISE },
+	{ "duration", U_SUSTAINED },
+	{ "log-interval", U_SUSTAINED },
+	{ "log", U_SUSTAINED },
+	{ "cliff", U_SUSTAINED },
+	{ "slow", U_SUSTAINED },
+	{ "sync", U_SUSTAINED },
+	{ "verify", U_SUSTAINED },
 };
 
 #define NEXPECT (sizeof(expect_uses) / sizeof(expect_uses[0]))
@@ -371,16 +381,19 @@ static void one_use(size_t i, unsigned b)
  * descriptors' own answer (cli_option_applies) agrees for every test. */
 static void option_uses(void)
 {
+	/* by their bits: 7 and 8 are the modes */
 	static const char *const tests[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
+		NULL, NULL, NULL, NULL, NULL, "app-class", "sustained", "capacity",
 	};
 
 	for (size_t i = 0; i < NEXPECT; i++) {
 		for (unsigned b = 0; b < sizeof(test_words) / sizeof(test_words[0]); b++)
 			one_use(i, b);
 		for (unsigned b = 0; b < sizeof(tests) / sizeof(tests[0]); b++)
-			CHECK(cli_option_applies(expect_uses[i].name, tests[b]) ==
-			      ((expect_uses[i].tests >> b) & 1));
+			if (tests[b])
+				CHECK(cli_option_applies(expect_uses[i].name, tests[b]) ==
+				      ((expect_uses[i].tests >> b) & 1));
 		CHECK(cli_option_applies(expect_uses[i].name, "info") ==
 		      ((expect_uses[i].tests & U_INFO) != 0));
 	}
@@ -404,7 +417,7 @@ static void option_uses(void)
 	BAD("--max-time=1h: has no effect with --open-au (it applies to --find-open-au and --survey)",
 	    "-O", "--max-time=1h", "sim:");
 	BAD("--preserve: has no effect with --align, --scatter, --interval and --readahead "
-	    "(it applies to --find-fat, --open-au, --find-open-au, --app-class and --survey)",
+	    "(it applies to --find-fat, --open-au, --find-open-au, --sustained, --capacity, --app-class and --survey)",
 	    "-asi", "--readahead", "--preserve", "sim:");
 	BAD("--open-au-nr=3: has no effect with --find-open-au (it applies to --open-au)",
 	    "--find-open-au", "-e", "4M", "--open-au-nr=3", "sim:");
@@ -430,7 +443,7 @@ static void uses_cover_help(void)
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
 		"analyze", "restore", "list-sims", "help", "version", "queue-depth", "info", "report",
-		"advise", "app-class", "survey",
+		"advise", "app-class", "survey", "sustained", "capacity",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;

@@ -88,5 +88,15 @@ int main(void)
 	CHECK(parse_duration("2min", &v) == 0 && v == 120000000000ull);
 	CHECK(parse_duration("3us", &v) == 0 && v == 3000ull);
 	CHECK(parse_duration("7ns", &v) == 0 && v == 7ull);
+
+	/* Rates: "/s" is decimal, as rates are printed; a bare size is binary. */
+	CHECK(parse_rate("22M/s", &v) == 0 && v == 22000000ull);
+	CHECK(parse_rate("1.5K/s", &v) == 0 && v == 1500ull);
+	CHECK(parse_rate("500/s", &v) == 0 && v == 500ull);
+	CHECK(parse_rate("2G/s", &v) == 0 && v == 2000000000ull);
+	CHECK(parse_rate("20M", &v) == 0 && v == 20971520ull);
+	CHECK(parse_rate("M/s", &v) < 0 && parse_rate("/s", &v) < 0 && parse_rate("x/s", &v) < 0);
+	CHECK(parse_rate("-1M/s", &v) < 0 && parse_rate("1e30/s", &v) < 0);
+	CHECK(parse_rate(NULL, &v) < 0);
 	UNIT_DONE();
 }

@@ -1,0 +1,97 @@
+/*
+ * --sustained --verify: read back what the run wrote, block by block,
+ * and say what each holds (tests/stamp.h): the first bad offset, the bad
+ * blocks by kind, and how far the device really holds what it is given.
+ */
+#include <stdlib.h>
+
+#include "core/engine.h"
+#include "core/progress.h"
+#include "core/units.h"
+#include "tests/stamp.h"
+#include "tests/sustained.h"
+
+/* "4096 blocks, 2048 bad (2048 wrapped, 0 misplaced, 0 dropped, 0 corrupt)..." */
+static void verify_text(char *line, size_t len, const union out_val *v)
+{
+	char fb[FB_FMT_LEN], u[FB_FMT_LEN];
+
+	snprintf(line, len, "read back %llu blocks: %llu bad (%llu wrapped, %llu misplaced, "
+		 "%llu dropped, %llu corrupt), first bad at %s, usable up to %s",
+		 (unsigned long long)v[0].u, (unsigned long long)v[1].u,
+		 (unsigned long long)v[2].u, (unsigned long long)v[3].u,
+		 (unsigned long long)v[4].u, (unsigned long long)v[5].u,
+		 v[1].u ? fmt_size(fb, sizeof(fb), v[6].u) : "-", fmt_size(u, sizeof(u), v[7].u));
+}
+
+static const struct out_field verify_fields[] = {
+	{ "blocks", OT_COUNT }, { "bad", OT_COUNT }, { "wrapped", OT_COUNT },
+	{ "misplaced", OT_COUNT }, { "dropped", OT_COUNT }, { "corrupt", OT_COUNT },
+	{ "first_bad_bytes", OT_BYTES }, { "usable_bytes", OT_BYTES },
+};
+
+const struct out_table sus_verify_table = {
+	"sustained-verify", verify_fields, 8, verify_text, NULL,
+};
+
+/* The kind of damage that comes first on the device: what the verdict names. */
+static const char *worst(const struct stamp_tally *s)
+{
+	if (!s->bad)
+		return "good";
+	if (s->n[ST_WRAPPED] && (s->first_lost == UINT64_MAX || s->period))
+		return "wrapped";
+	if (s->n[ST_DROPPED] >= s->n[ST_MISPLACED] && s->n[ST_DROPPED] >= s->n[ST_CORRUPT])
+		return "dropped";
+	return s->n[ST_MISPLACED] >= s->n[ST_CORRUPT] ? "misplaced" : "corrupt";
+}
+
+static void report(const struct stamp_tally *s, uint64_t start, uint64_t end)
+{
+	uint64_t usable = stamp_usable_end(s, start, end);
+	struct out_verdict v = { .label = "verify", .name = "verify", .result = worst(s),
+				 .has_value = true, .value = usable, .unit = "bytes" };
+	char a[FB_FMT_LEN], b[FB_FMT_LEN];
+
+	out_row(&sus_verify_table, (union out_val[]){
+		{ .u = s->blocks }, { .u = s->bad }, { .u = s->n[ST_WRAPPED] },
+		{ .u = s->n[ST_MISPLACED] }, { .u = s->n[ST_DROPPED] }, { .u = s->n[ST_CORRUPT] },
+		{ .u = s->bad ? s->first_bad : 0 }, { .u = usable } });
+	if (!s->bad)
+		out_verdict(&v, "good: every block holds what was written");
+	else if (s->n[ST_WRAPPED] && usable == start + s->period)
+		out_verdict(&v, "wrapped: the device keeps only %s: writes past it land on "
+			    "earlier blocks (fake capacity)", fmt_size(a, sizeof(a), s->period));
+	else
+		out_verdict(&v, "%s: blocks lost from %s on; what was written holds up to %s",
+			    v.result, fmt_size(a, sizeof(a), s->first_bad),
+			    fmt_size(b, sizeof(b), usable));
+}
+
+int sus_verify(struct target *t, uint64_t start, uint64_t len_all, uint64_t bs, uint64_t run,
+	       uint64_t written, bool random)
+{
+	struct stamp_tally s;
+	struct sus_perm perm;
+	uint64_t ns, done = 0, end = start + (random ? len_all / bs * bs : written);
+	void *buf = eng_buffer(t, (size_t)bs);
+	int r = buf ? FB_OK : FB_EDEV;
+
+	stamp_tally_init(&s, run);
+	sus_perm_init(&perm, len_all / bs);
+	progress_begin("sustained read-back, MiB", written >> 20);
+	while (r == FB_OK && done < written) {
+		uint64_t off = start + (random ? sus_perm_next(&perm) * bs : done);
+		size_t len = (size_t)(written - done < bs ? written - done : bs);
+
+		if ((r = eng_read(t, buf, len, off, &ns)) == FB_OK)
+			stamp_check(&s, buf, len, off);
+		done += len;
+		progress_update(done >> 20, NULL);
+	}
+	progress_end();
+	if (r == FB_OK || r == FB_EINTR)
+		report(&s, start, end);
+	eng_buffer_free(buf);
+	return r;
+}

@@ -1,0 +1,79 @@
+#!/bin/bash
+# --capacity: the advertised size checked with stamped blocks spread over
+# the device and a second round where the trouble starts -- on simulated
+# fake cards (wrap=, drop-from=), a healthy image and loop device,
+# --preserve, bad input and refusals.
+. "$(dirname "$0")/lib.sh"
+need python3 || { done_testing; exit; }
+CHECK="python3 $TESTS_DIR/cli/formats_check.py"
+
+# cap SPEC: run on a fresh simulated card with an image; text in $OUT, JSON in $TMP/cap.json
+cap() {
+	rm -f "$TMP/card.img"
+	"$FB" --capacity "sim:$1,image=$TMP/card.img" >"$TMP/cap.txt" 2>"$TMP/cap.err"
+	ST=$?
+	OUT=$(cat "$TMP/cap.txt")
+	rm -f "$TMP/card.img"
+	"$FB" --capacity --format=json "sim:$1,image=$TMP/card.img" >"$TMP/cap.json" 2>/dev/null
+}
+value() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=[r for r in d["tests"][0]["records"] if r["type"] == "verdict"][0]; print(v["result"], v["value"])' "$TMP/cap.json"; }
+
+cap "size=4G"
+ok "4GiB real: exit 0" [ "$ST" -eq 0 ]
+ok "4GiB real: one round of 65 blocks 64MiB apart" grep -qx 'round 1: 65 blocks 64MiB apart from 0B: 0 bad (0 wrapped, 0 dropped, 0 other), first bad at -' <<<"$OUT"
+ok "4GiB real: the verdict" grep -qx 'capacity: real: all 4GiB hold what was written at the 65 places tried' <<<"$OUT"
+ok "4GiB real: 260KiB written" grep -q '^wrote 260KiB in 1 rounds, ' <<<"$OUT"
+ok "4GiB real: the JSON" [ "$(value)" = "real 4294967296" ]
+ok "4GiB real: JSON records are the text lines" $CHECK json "$TMP/cap.txt" "$TMP/cap.json"
+ok "4GiB real: 4097 regions announced" grep -q 'will overwrite 16MiB in 4097 regions between 0B and 4GiB' "$TMP/cap.err"
+
+cap "size=4G,wrap=2G"
+ok "wrap at half: keeps 2GiB" grep -qx 'capacity: wrapped: the device keeps at most 2GiB of the 4GiB it reports (writes 2GiB apart land on the same blocks)' <<<"$OUT"
+ok "wrap at half: 32 wrapped from 0" grep -q '^round 1: 65 blocks 64MiB apart from 0B: 32 bad (32 wrapped, 0 dropped, 0 other), first bad at 0B$' <<<"$OUT"
+ok "wrap at half: the JSON" [ "$(value)" = "wrapped 2147483648" ]
+ok "wrap at half: JSON records are the text lines" $CHECK json "$TMP/cap.txt" "$TMP/cap.json"
+# a wrap that round 1's 64 MiB steps do not divide: round 2 finds it
+cap "size=4G,wrap=48M"
+ok "wrap at 48MiB: round 2 from 0" grep -q '^round 2: 64 blocks 1MiB apart from 0B: 16 bad (16 wrapped' <<<"$OUT"
+ok "wrap at 48MiB: the JSON" [ "$(value)" = "wrapped 50331648" ]
+cap "size=4G,wrap=1536M"
+ok "wrap at 1.5GiB: the JSON" [ "$(value)" = "wrapped 1610612736" ]
+# drops: the end narrowed to 1 MiB
+cap "size=4G,drop-from=3000M"
+ok "drop at 3000MiB: round 2 from the last good block" grep -q '^round 2: 64 blocks 1MiB apart from 2.88GiB: 8 bad (0 wrapped, 8 dropped, 0 other), first bad at 2.93GiB$' <<<"$OUT"
+ok "drop at 3000MiB: the bracket" grep -qx 'capacity: lost: blocks written from 2.93GiB on do not hold; the real end lies between bytes 3144683520 and 3145728000' <<<"$OUT"
+ok "drop at 3000MiB: the JSON" [ "$(value)" = "lost 3144683520" ]
+ok "drop: 516KiB written in 2 rounds" grep -q '^wrote 516KiB in 2 rounds, ' <<<"$OUT"
+
+# A healthy image file and loop device; --preserve puts all back.
+IMG=$TMP/img
+make_image "$IMG" 64
+cp "$IMG" "$TMP/orig"
+expect_status 0 "image --preserve" "$FB" --capacity --preserve --backup="$TMP/b.backup" "$IMG"
+ok "image: real" grep -qx 'capacity: real: all 64MiB hold what was written at the 65 places tried' <<<"$OUT"
+ok "image --preserve: restored" cmp -s "$IMG" "$TMP/orig"
+ok "image --preserve: backup removed" [ ! -e "$TMP/b.backup" ]
+expect_status 0 "image" "$FB" --capacity "$IMG"
+ok "image: only the probe blocks changed" [ "$(cmp -l "$IMG" "$TMP/orig" | awk '{ print int(($1 - 1) / 4096) }' | sort -un | wc -l)" -le 129 ]
+if is_root; then
+	make_image "$TMP/loop.img" 64
+	if make_loop "$TMP/loop.img"; then
+		expect_status 0 "loop" "$FB" --capacity "$LOOPDEV"
+		ok "loop: real" grep -qx 'capacity: real: all 64MiB hold what was written at the 65 places tried' <<<"$OUT"
+	else
+		fail "cannot attach a loop device"
+	fi
+else
+	skip_ci "loop devices need root"
+fi
+
+# Bad input and refusals: exit 2, nothing written.
+cp "$IMG" "$TMP/before"
+bad "no data" "keeps no data" --capacity sim:
+bad "a zoned card" "zoned" --capacity sim:size=64M,erase=4M,zoned=1
+bad "--blocksize" "--blocksize" --capacity -b 64K "$IMG"
+bad "--size" "--size" --capacity --size=1M "$IMG"
+truncate -s 4K "$TMP/tiny"
+bad "too small" "too small" --capacity "$TMP/tiny"
+ok "bad input: nothing written" cmp -s "$IMG" "$TMP/before"
+done_testing
