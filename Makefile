@@ -89,6 +89,14 @@ plots: flashbench
 	scripts/flashbench-plot -o $(PLOTS)/find-open-au.png $(PLOTS)/find-open-au.json
 	./flashbench --readahead --format=csv sim:size=256M >$(PLOTS)/readahead.csv 2>/dev/null
 	scripts/flashbench-plot -o $(PLOTS)/readahead.png $(PLOTS)/readahead.csv
+	./flashbench --queue-depth --random --format=csv sim:sd,channels=4,jitter=5 >$(PLOTS)/queue-depth.csv
+	scripts/flashbench-plot -o $(PLOTS)/queue-depth.png $(PLOTS)/queue-depth.csv
+	./flashbench --sustained --random -b 1M --size=2G --format=json \
+		sim:smr,cache=512M,cache-flush=256M >$(PLOTS)/sustained-smr.json 2>/dev/null
+	scripts/flashbench-plot -o $(PLOTS)/sustained-smr.png $(PLOTS)/sustained-smr.json
+	./flashbench --sustained -b 1M --size=1G --log-interval=100ms --format=csv \
+		sim:ssd,cache=256M >$(PLOTS)/sustained-ssd.csv 2>/dev/null
+	scripts/flashbench-plot -o $(PLOTS)/sustained-ssd.png $(PLOTS)/sustained-ssd.csv
 
 lint:
 	mandoc -Tlint -W warning man/flashbench.1

@@ -25,10 +25,17 @@ if need gnuplot; then
 	"$FB" -O --open-au-nr=3 --format=csv sim: >"$TMP/oa.csv" 2>/dev/null
 	"$FB" --readahead --format=csv sim:size=256M >"$TMP/ra.csv" 2>/dev/null
 	"$FB" --readahead --format=json sim:size=256M >"$TMP/ra.json" 2>/dev/null
-	for f in align.csv align.json scatter.csv scatter.json foa.json foa.csv oa.csv ra.csv ra.json; do
+	"$FB" --queue-depth --random --format=csv sim:sd,channels=4,jitter=5 >"$TMP/qd.csv"
+	"$FB" --queue-depth --random --format=json sim:sd,channels=4,jitter=5 >"$TMP/qd.json"
+	"$FB" --sustained -b 1M --size=1G --log-interval=100ms --format=csv sim:ssd,cache=256M \
+		>"$TMP/sus.csv" 2>/dev/null
+	"$FB" --sustained --random -b 1M --size=2G --format=json sim:smr,cache=512M,cache-flush=256M \
+		>"$TMP/sus.json" 2>/dev/null
+	for f in align.csv align.json scatter.csv scatter.json foa.json foa.csv oa.csv ra.csv ra.json \
+		qd.csv qd.json sus.csv sus.json; do
 		draw "${f/./-}" "$TMP/$f"
 	done
-	ok "the script prints the file it wrote" [ "$(cat "$TMP/plot.out")" = "$TMP/ra-json.png" ]
+	ok "the script prints the file it wrote" [ "$(cat "$TMP/plot.out")" = "$TMP/sus-json.png" ]
 	# the chart kind from the file, or named; -o .svg makes an SVG
 	"$FB" -a --info -b 1K --format=csv sim: >"$TMP/two.csv"
 	draw "info-and-align" "$TMP/two.csv"
@@ -47,6 +54,19 @@ if need gnuplot; then
 	sh -x "$PLOT" -o "$TMP/x.png" "$TMP/foa.json" 2>"$TMP/trace" >/dev/null
 	# N = 1, 2, 4, 8, 6, 5: a line (a data file) each
 	ok "find-open-au: one line per N" [ "$(grep -o "/n[0-9]*\.dat" "$TMP/trace" | sort -u | wc -l)" -eq 6 ]
+	for f in qd.csv qd.json; do
+		sh -x "$PLOT" -o "$TMP/x.png" "$TMP/$f" 2>"$TMP/trace" >/dev/null
+		ok "queue-depth: the depth where the rise ends is marked ($f)" grep -q "set arrow from 4," "$TMP/trace"
+		ok "queue-depth: IOPS with min..max error bars ($f)" grep -q "yerrorlines pt 7 title 'IOPS'" "$TMP/trace"
+		ok "queue-depth: p99 latency on the right axis ($f)" grep -q "axes x1y2.*p99 latency" "$TMP/trace"
+	done
+	sh -x "$PLOT" -o "$TMP/x.png" "$TMP/sus.csv" 2>"$TMP/trace" >/dev/null
+	ok "sustained: the cliff is marked at its time (csv)" grep -q "set arrow from 0.615," "$TMP/trace"
+	ok "sustained: no slow episode, nothing shaded (csv)" bash -c "! grep -q 'set object rect' '$TMP/trace'"
+	sh -x "$PLOT" -o "$TMP/x.png" "$TMP/sus.json" 2>"$TMP/trace" >/dev/null
+	ok "sustained: one shaded box per slow episode (json)" \
+		[ "$(grep -c "echo set object rect" "$TMP/trace")" -eq "$(sed -n 's/.*"slow_episodes","result":"[a-z_]*","value":\([0-9]*\).*/\1/p' "$TMP/sus.json")" ]
+	ok "sustained: no cliff, none marked (json)" bash -c "! grep -q 'set arrow' '$TMP/trace'"
 	# refusals
 	"$FB" --info --format=csv sim: >"$TMP/info.csv"
 	"$PLOT" -o "$TMP/no.png" "$TMP/info.csv" 2>"$TMP/err"

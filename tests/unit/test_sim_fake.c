@@ -85,7 +85,7 @@ static void wrap(void)
 
 	image_spec(spec, sizeof(spec), "size=64M,erase=1M,wrap=16M", path);
 	t = open_card(spec, TGT_WRITE);
-	CHECK(t && t->size == 64 * M && !t->no_data);
+	CHECK(t && t->size == 64 * M && !t->data_discarded);
 	if (!t)
 		return;
 	memset(a, 1, M);
@@ -126,7 +126,7 @@ static void drop(void)
 	unlink(path);
 	/* without an image the card keeps no data */
 	t = open_card("size=64M,erase=1M", 0);
-	CHECK(t && t->no_data);
+	CHECK(t && t->data_discarded);
 	if (t)
 		t->ops->close(t);
 }
