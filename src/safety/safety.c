@@ -206,6 +206,30 @@ static int out_overlaps(const char *label, const struct storage *o, const struct
 }
 
 /*
+ * A new file in /dev (not /dev/shm): a device name mistyped, or a device
+ * that went away (a partition node removed with its loop device). Created,
+ * it would sit in RAM and be taken for the device by the next run.
+ */
+static bool new_file_in_dev(const char *out)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	char *slash;
+
+	if (access(out, F_OK) == 0 || errno != ENOENT)
+		return false;
+	snprintf(dir, sizeof(dir), "%s", out);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	if (!realpath(dir, real))
+		return false;
+	return (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0) &&
+	       strcmp(real, "/dev/shm") != 0 && strncmp(real, "/dev/shm/", 9) != 0;
+}
+
+/*
  * Where results go (--out, or a standard output redirected to a file):
  * a file of its own, not in use, apart from all the run touches.
  */
@@ -216,6 +240,11 @@ static int check_out(const char *label, const char *out, const struct run_paths 
 	struct storage o = { 0 }, b = { 0 };
 	int r = FB_OK;
 
+	if (new_file_in_dev(out)) {
+		fprintf(stderr, "flashbench: %s: no such device, and results are not written as a "
+			"new file in /dev (a mistyped or vanished device?)\n", label);
+		return FB_EUSAGE;
+	}
 	if (storage_resolve(out, &o) < 0)
 		return FB_EDEV;
 	if (o.n && o.it[0].kind == STOR_BLOCK) {

@@ -57,6 +57,17 @@ ok "/dev/full: not Input/output error" not grep -q "Input/output error" <<<"$ERR
 ok "/dev/full: stopped after the first line (2 MiB and 2 MiB restored)" grep -q "^sim: read .*, wrote 4MiB," <<<"$ERR"
 ok "/dev/full: restored" grep -q "restored 2097152 bytes, verified" <<<"$ERR"
 ok "/dev/full: data back" [ "$(sum "$simimg")" = "$simsum" ]
+# --out naming a device node that does not exist (mistyped, or a partition
+# node gone with its loop device): refused, no regular file left in /dev.
+nosuch=/dev/fbtest-nosuch-$$
+expect_status 2 "--out=$nosuch" "$FB" -a --count=1 -o "$nosuch" sim:
+ok "--out=$nosuch: said" grep -q -- "--out=$nosuch: no such device" <<<"$ERR"
+ok "--out=$nosuch: nothing created in /dev" [ ! -e "$nosuch" ]
+# /dev/shm holds files: results may go there
+expect_status 0 "--out in /dev/shm" "$FB" -a --count=1 -o "/dev/shm/fbtest-out-$$" sim:
+ok "--out in /dev/shm: written" [ -s "/dev/shm/fbtest-out-$$" ]
+rm -f "/dev/shm/fbtest-out-$$"
+
 # Standard output a pipe whose reader is gone (opened read-write, then closed).
 mkfifo "$TMP/fifo"
 exec 5<>"$TMP/fifo" 6>"$TMP/fifo"
