@@ -98,14 +98,21 @@ void eng_device_error(const struct target *t, bool wr, uint64_t off, size_t len,
 	report_error(t, wr ? "write" : "read", off, len, why);
 }
 
-bool eng_write_allowed(uint64_t off, size_t len)
+/* Does the write guard allow WHAT (a write, discard, zone reset) of [off, off + len)? */
+static bool guard_allows(const char *what, uint64_t off, uint64_t len)
 {
 	if (regions_allowed(off, len))
 		return true;
-	/* A module wrote where main.c did not announce (or back up). */
-	fprintf(stderr, "flashbench: internal error: write outside the announced region "
-		"at offset %llu, length %zu; nothing written there\n", (unsigned long long)off, len);
+	/* A test wrote where run.c did not announce (or back up). */
+	fprintf(stderr, "flashbench: internal error: %s outside the announced region at offset "
+		"%llu, length %llu; nothing done there\n", what, (unsigned long long)off,
+		(unsigned long long)len);
 	return false;
+}
+
+bool eng_write_allowed(uint64_t off, size_t len)
+{
+	return guard_allows("write", off, len);
 }
 
 /* r < 0: say so, with the offset and length. */
@@ -148,12 +155,8 @@ int eng_discard(struct target *t, uint64_t off, uint64_t len)
 {
 	if (fb_stop)
 		return FB_EINTR;
-	if (!regions_allowed(off, len)) {
-		fprintf(stderr, "flashbench: internal error: discard outside the announced region "
-			"at offset %llu, length %llu; nothing discarded there\n",
-			(unsigned long long)off, (unsigned long long)len);
+	if (!guard_allows("discard", off, len))
 		return FB_EDEV;
-	}
 	return io_failed(t, "discard", off, len, t->ops->discard ? t->ops->discard(t, off, len)
 								  : -EOPNOTSUPP);
 }
@@ -213,12 +216,8 @@ int eng_reset_zones(struct target *t, uint64_t off, uint64_t len)
 
 	if (fb_stop)
 		return FB_EINTR;
-	if (!regions_allowed(off, len)) {
-		fprintf(stderr, "flashbench: internal error: zone reset outside the announced "
-			"region at offset %llu, length %llu; nothing reset\n",
-			(unsigned long long)off, (unsigned long long)len);
+	if (!guard_allows("zone reset", off, len))
 		return FB_EDEV;
-	}
 	if (!t->ops->reset_zones)
 		return io_failed(t, "zone reset", off, len, -EOPNOTSUPP);
 	r = t->ops->reset_zones(t, off, len);
