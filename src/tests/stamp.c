@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/arith.h"
 #include "tests/stamp.h"
 
 #define MAGIC 0x6b6c626873616c66ull	/* "flashblk" */
@@ -55,17 +56,6 @@ void stamp_put(void *buf, size_t len, uint64_t off, uint64_t run)
 	memcpy(buf, &h, sizeof(h));
 }
 
-static uint64_t gcd(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 void stamp_tally_init(struct stamp_tally *s, uint64_t run)
 {
 	memset(s, 0, sizeof(*s));
@@ -93,7 +83,7 @@ static enum stamp_class classify(struct stamp_tally *s, const void *buf, size_t 
 	 * a plausible size; a distance that would take it below that is a
 	 * write misplaced by other means.
 	 */
-	g = gcd(s->period ? s->period : d, d);
+	g = gcd_u64(s->period ? s->period : d, d);
 	if (g < STAMP_MIN_WRAP)
 		return ST_MISPLACED;
 	s->period = g;

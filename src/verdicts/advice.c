@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/arith.h"
 #include "core/units.h"
 #include "verdicts/advice.h"
 
@@ -61,17 +62,6 @@ static void set_value(struct adv_item *it, uint64_t v, const char *unit)
 	it->unit = unit;
 }
 
-static uint64_t gcd64(uint64_t a, uint64_t b)
-{
-	while (b) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* The least common multiple, or 0 when it passes limit. */
 static uint64_t lcm_upto(uint64_t a, uint64_t b, uint64_t limit)
 {
@@ -79,7 +69,7 @@ static uint64_t lcm_upto(uint64_t a, uint64_t b, uint64_t limit)
 
 	if (!a || !b)
 		return 0;
-	l = (unsigned __int128)(a / gcd64(a, b)) * b;
+	l = (unsigned __int128)(a / gcd_u64(a, b)) * b;
 	return l > limit ? 0 : (uint64_t)l;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "core/arith.h"
 #include "core/units.h"
 #include "verdicts/advice.h"
 
@@ -58,17 +59,6 @@ void adv_ext4(const struct adv_in *in, struct adv *a)
 
 /* ---- f2fs ---- */
 
-static uint64_t gcd(uint64_t x, uint64_t y)
-{
-	while (y) {
-		uint64_t t = x % y;
-
-		x = y;
-		y = t;
-	}
-	return x;
-}
-
 /*
  * The logs f2fs writes at once (active_logs: 2, 4 or 6), one more for its
  * checkpoint and tables, each an erase block the card must keep open.
@@ -103,7 +93,7 @@ static void f2fs_logs(struct adv *a)
 void adv_f2fs(const struct adv_in *in, struct adv *a)
 {
 	char e[FB_FMT_LEN], s[FB_FMT_LEN];
-	uint64_t sect = a->erase / gcd(a->erase, ADV_F2FS_SEGMENT) * ADV_F2FS_SEGMENT;
+	uint64_t sect = a->erase / gcd_u64(a->erase, ADV_F2FS_SEGMENT) * ADV_F2FS_SEGMENT;
 	uint64_t big = a->erase > ADV_F2FS_SEGMENT ? a->erase : ADV_F2FS_SEGMENT;
 
 	(void)in;
