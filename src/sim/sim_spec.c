@@ -152,7 +152,7 @@ static const struct key keys[] = {
 	{ "fail-read-at", K_FAIL, 0, SIM_FAIL_READ, 0, 0 },
 	{ "fail-write-at", K_FAIL, 0, SIM_FAIL_WRITE, 0, 0 },
 	{ "image", K_IMAGE, 0, 0, 0, 0 },
-	{ "stated-erase", K_SIZE, P(stated_erase), 0, UINT64_MAX, 0 },
+	{ "stated-erase", K_SIZE, P(stated_erase), 0, UINT64_MAX, 8 },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -42,6 +42,8 @@ static void sim_facts(const struct target *t, struct devinfo *d)
 		if (!eq)
 			continue;
 		*eq = '\0';
+		if (strcmp(item, "stated-erase") == 0)
+			continue;	/* a claim, not a parameter: below, only when made */
 		snprintf(name, sizeof(name), "sim_%s", item);
 		for (char *c = name; *c; c++)
 			if (*c == '-')
