@@ -211,19 +211,30 @@ void out_row(const struct out_table *t, const union out_val *v)
 	out_flush_row();
 }
 
+/* The text of a verdict or note, with the terminal and the test's head ready for it. */
+static void text_begin(char *text, size_t len, const char *fmt, va_list ap)
+{
+	vsnprintf(text, len, fmt, ap);
+	progress_clear();
+	out_need_test();
+}
+
+static void text_end(void)
+{
+	st.records++;
+	out_flush();
+}
+
 void out_verdict(const struct out_verdict *v, const char *fmt, ...)
 {
 	char text[OUT_LINE];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	text_begin(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	progress_clear();
-	out_need_test();
 	st.r->verdict(&st, v, text);
-	st.records++;
-	out_flush();
+	text_end();
 }
 
 void out_note(const char *fmt, ...)
@@ -232,13 +243,10 @@ void out_note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
+	text_begin(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	progress_clear();
-	out_need_test();
 	st.r->note(&st, text);
-	st.records++;
-	out_flush();
+	text_end();
 }
 
 void out_test_stopped(const char *reason)
