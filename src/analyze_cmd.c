@@ -11,7 +11,7 @@
 #include "analyze_cmd.h"
 #include "core/out.h"
 #include "safety/safety.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "verdicts/analyze.h"
 
 /* The tests that read the verdicts just printed (--advise), each in its own section. */

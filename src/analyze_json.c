@@ -12,7 +12,7 @@
 
 #include "analyze_json.h"
 #include "core/json.h"
-#include "tests/test.h"
+#include "modules/test.h"
 
 #define AJ_MAX_FIELDS 16
 #define AJ_MAX_LIST 4096	/* --fat-nr's limit: the longest list a row has */

@@ -1,6 +1,6 @@
 /*
  * The command line: the shared options, and the options and flags of
- * every test, taken from the test table (src/tests/table.c); the help
+ * every test, taken from the test table (src/modules/table.c); the help
  * text; and every check that can be made before the device is opened
  * (and, with the target's sector size, before the first I/O). It neither
  * prints nor exits: the messages go back to main(), and the unit tests
@@ -15,7 +15,7 @@
 #include "cli.h"
 #include "core/out.h"
 #include "core/parse.h"
-#include "tests/test.h"
+#include "modules/test.h"
 
 #define MiB (1024ull * 1024)
 

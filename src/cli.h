@@ -1,6 +1,6 @@
 /*
  * The command line: the shared options and the modes (cli.c), each
- * test's flag and own options (its descriptor in src/tests/), the help
+ * test's flag and own options (its descriptor in src/modules/), the help
  * text (cli_usage.c), and the validation of every value before the
  * device is opened. Nothing here prints or exits, so that the unit tests
  * and the fuzzer can run it many times in one process; main() prints the

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tests/test.h"
+#include "modules/test.h"
 
 #define HELP_COLUMN 27
 

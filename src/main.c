@@ -1,7 +1,7 @@
 /*
  * flashbench: find out how a flash device really behaves.
  * The command line (cli.c), the modes, then one run of the selected
- * tests (run.c), all driven by the test table (tests/table.c).
+ * tests (run.c), all driven by the test table (modules/table.c).
  */
 #include <stdio.h>
 

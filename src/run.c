@@ -13,7 +13,7 @@
 #include "run.h"
 #include "safety/runlock.h"
 #include "safety/safety.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "core/units.h"
 #include "verdicts/facts.h"
 

@@ -1,7 +1,7 @@
 /*
  * The parsed command line: the options every test may share. A test's
  * own options (--open-au-nr, --scatter-order, ...) live in its own file
- * (src/tests/), declared in its descriptor; which tests run is a set of
+ * (src/modules/), declared in its descriptor; which tests run is a set of
  * bits, one per entry of the test table.
  */
 #ifndef FB_OPTS_H
@@ -28,7 +28,7 @@ enum fb_precondition { PRECOND_NONE, PRECOND_DISCARD, PRECOND_FILL };
 #define FB_MAX_RUNS 16
 
 struct fb_opts {
-	uint32_t tests;		/* selected: bit i is fb_tests[i] (src/tests/table.c) */
+	uint32_t tests;		/* selected: bit i is fb_tests[i] (src/modules/table.c) */
 	/* flashbench's parameters */
 	uint64_t blocksize;
 	bool blocksize_set;	/* --blocksize given (else a test may use its own default) */

@@ -11,7 +11,7 @@ declare -A allowed=(
 	[sim]="core sim"
 	[verdicts]="core verdicts"
 	[safety]="core sim safety"
-	[tests]="core sim verdicts tests"
+	[modules]="core sim verdicts modules"
 )
 for layer in "${!allowed[@]}"; do
 	files=$(ls "$SRC/$layer"/*.[ch] 2>/dev/null)
@@ -35,8 +35,8 @@ for f in "$SRC"/*.c; do
 	ok "top level: ${f#$SRC/} is main, cli, run or a mode" \
 		grep -qE '^(main|cli|cli_usage|run|precondition|analyze_cmd|analyze_json)\.c$' <<<"${f#$SRC/}"
 done
-# Every test is one file in src/tests/ with one descriptor in the table.
-for d in $(grep -oE '&test_[a-z_]+' "$SRC/tests/table.c" | sort -u | sed 's/&//'); do
-	ok "$d is defined in one file of src/tests" [ "$(grep -l "^const struct fb_test $d = {" "$SRC"/tests/*.c | wc -l)" -eq 1 ]
+# Every test is one file in src/modules/ with one descriptor in the table.
+for d in $(grep -oE '&test_[a-z_]+' "$SRC/modules/table.c" | sort -u | sed 's/&//'); do
+	ok "$d is defined in one file of src/modules" [ "$(grep -l "^const struct fb_test $d = {" "$SRC"/modules/*.c | wc -l)" -eq 1 ]
 done
 done_testing

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "core/opts.h"
 #include "core/target.h"
 

@@ -19,15 +19,15 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "tests/align.h"
+#include "modules/align.h"
 #include "core/out.h"
-#include "tests/align.h"
+#include "modules/align.h"
 #include "verdicts/analyze.h"
 #include "core/regions.h"
 #include "verdicts/saved_output.h"
 #include "core/stats.h"
 #include "core/target.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "unit.h"
 #include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"

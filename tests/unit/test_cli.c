@@ -10,9 +10,9 @@
 
 #include "cli.h"
 #include "core/opts.h"
-#include "tests/readahead.h"
+#include "modules/readahead.h"
 #include "core/target.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "unit.h"
 
 #define KiB 1024ull
@@ -298,7 +298,7 @@ static const char *const test_words[][3] = {
 
 /*
  * What each option changes, written down here apart from the descriptors
- * that decide it (src/tests/, cli.c), so that a descriptor that forgets an
+ * that decide it (src/modules/, cli.c), so that a descriptor that forgets an
  * option, or claims one, fails. --erasesize moves --interval's default
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */

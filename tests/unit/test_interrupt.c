@@ -10,8 +10,8 @@
 
 #include "core/out.h"
 #include "core/engine.h"
-#include "tests/test.h"
-#include "tests/test.h"
+#include "modules/test.h"
+#include "modules/test.h"
 #include "core/target.h"
 #include "unit.h"
 

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "tests/queue_depth.h"
+#include "modules/queue_depth.h"
 #include "unit.h"
 
 static char err[256];

@@ -8,7 +8,7 @@
 #include <sys/sysmacros.h>
 
 #include "core/sysfs.h"
-#include "tests/readahead.h"
+#include "modules/readahead.h"
 #include "sim/sim_model.h"
 #include "sim/sim_spec.h"
 #include "unit.h"

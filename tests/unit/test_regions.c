@@ -12,7 +12,7 @@
 #include "core/regions.h"
 #include "run.h"
 #include "safety/safety.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "unit.h"
 
 #define MiB (1024ull * 1024)

@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "tests/stamp.h"
-#include "tests/sustained.h"
+#include "modules/stamp.h"
+#include "modules/sustained.h"
 #include "verdicts/verdict_sustained.h"
 #include "unit.h"
 

@@ -14,7 +14,7 @@
 #include "safety/preserve.h"
 #include "run.h"
 #include "safety/runlock.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "unit.h"
 
 #define MiB (1024ull * 1024)

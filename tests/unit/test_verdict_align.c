@@ -6,9 +6,9 @@
  */
 #include <stdlib.h>
 
-#include "tests/align.h"
+#include "modules/align.h"
 #include "core/out.h"
-#include "tests/align.h"
+#include "modules/align.h"
 #include "verdicts/analyze.h"
 #include "verdicts/saved_output.h"
 #include "core/target.h"

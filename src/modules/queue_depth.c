@@ -27,9 +27,9 @@
 #include "core/progress.h"
 #include "core/stats.h"
 #include "core/units.h"
-#include "tests/queue_depth.h"
-#include "tests/steps.h"
-#include "tests/test.h"
+#include "modules/queue_depth.h"
+#include "modules/steps.h"
+#include "modules/test.h"
 
 extern const struct fb_test test_queue_depth;
 

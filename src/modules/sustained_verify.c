@@ -1,6 +1,6 @@
 /*
  * --sustained --verify: read back what the run wrote, block by block,
- * and say what each holds (tests/stamp.h): the first bad offset, the bad
+ * and say what each holds (modules/stamp.h): the first bad offset, the bad
  * blocks by kind, and how far the device really holds what it is given.
  */
 #include <stdlib.h>
@@ -8,8 +8,8 @@
 #include "core/engine.h"
 #include "core/progress.h"
 #include "core/units.h"
-#include "tests/stamp.h"
-#include "tests/sustained.h"
+#include "modules/stamp.h"
+#include "modules/sustained.h"
 
 /* "4096 blocks, 2048 bad (2048 wrapped, 0 misplaced, 0 dropped, 0 corrupt)..." */
 static void verify_text(char *line, size_t len, const union out_val *v)

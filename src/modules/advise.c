@@ -6,7 +6,7 @@
  */
 #include <stdio.h>
 
-#include "tests/test.h"
+#include "modules/test.h"
 #include "verdicts/advice.h"
 #include "verdicts/facts.h"
 

@@ -37,13 +37,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tests/align.h"
+#include "modules/align.h"
 #include "core/out.h"
 #include "core/engine.h"
-#include "tests/findopenau.h"
-#include "tests/au_write.h"
+#include "modules/findopenau.h"
+#include "modules/au_write.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "core/units.h"
 #include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"

@@ -28,10 +28,10 @@
 
 #include "core/engine.h"
 #include "core/sysfs.h"
-#include "tests/readahead.h"
-#include "tests/steps.h"
+#include "modules/readahead.h"
+#include "modules/steps.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "core/units.h"
 
 struct ra_opts ra_opts;

@@ -13,19 +13,19 @@
  * With --runs=N each block size is written N times in a row; the line
  * shows the median rate (so the verdicts read it as before), JSON and
  * CSV every run, and each step to the next size is judged on the runs
- * (tests/steps.h): a garbage collection's halving stands out as
+ * (modules/steps.h): a garbage collection's halving stands out as
  * "significant", a wobble as "within noise".
  */
 #include <stdlib.h>
 
 #include "core/stats.h"
-#include "tests/steps.h"
+#include "modules/steps.h"
 
 #include "core/engine.h"
-#include "tests/au_write.h"
+#include "modules/au_write.h"
 #include "core/units.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "verdicts/verdict_openau.h"
 #include "verdicts/verdict_sweep.h"
 

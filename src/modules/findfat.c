@@ -9,10 +9,10 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
-#include "tests/au_write.h"
+#include "modules/au_write.h"
 #include "core/units.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "verdicts/verdict_findfat.h"
 #include "verdicts/verdict_openau.h"
 

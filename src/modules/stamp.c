@@ -5,7 +5,7 @@
 #include <unistd.h>
 
 #include "core/arith.h"
-#include "tests/stamp.h"
+#include "modules/stamp.h"
 
 #define MAGIC 0x6b6c626873616c66ull	/* "flashblk" */
 

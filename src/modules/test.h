@@ -1,10 +1,10 @@
 /*
- * The test table: every test is one file in src/tests/ that defines one
+ * The test table: every test is one file in src/modules/ that defines one
  * descriptor -- its name and options, its help, whether it writes, the
  * regions it writes, how it runs and the records it emits. The command
  * line, the usage text, the dispatch, the safety check, the region
  * announcement, --preserve and the write guard all come from the table
- * (src/tests/table.c), so a write test cannot reach a device without
+ * (src/modules/table.c), so a write test cannot reach a device without
  * the safety check, and adding a test touches its own file and one line
  * of the table.
  */

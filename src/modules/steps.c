@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "tests/steps.h"
+#include "modules/steps.h"
 
 void steps_emit(const struct out_table *t, const uint64_t *key, const struct step_cell *cell,
 		size_t rows, struct stats_cmp *c)

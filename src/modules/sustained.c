@@ -26,8 +26,8 @@
 #include "core/parse.h"
 #include "core/progress.h"
 #include "core/units.h"
-#include "tests/stamp.h"
-#include "tests/sustained.h"
+#include "modules/stamp.h"
+#include "modules/sustained.h"
 #include "verdicts/verdict_sustained.h"
 
 struct sus_opts sus_opts;

@@ -1,6 +1,6 @@
 /*
  * --capacity: is the advertised size real? A quick check in the manner
- * of f3probe: stamped blocks (tests/stamp.h) at 64 positions spread over
+ * of f3probe: stamped blocks (modules/stamp.h) at 64 positions spread over
  * the whole device, written in increasing order and read back. A card
  * that keeps only W bytes and wraps (offset o lands on o mod W) shows
  * its low blocks holding what was written W further on; one that drops
@@ -22,8 +22,8 @@
 
 #include "core/engine.h"
 #include "core/units.h"
-#include "tests/stamp.h"
-#include "tests/test.h"
+#include "modules/stamp.h"
+#include "modules/test.h"
 
 #define PROBES 64
 

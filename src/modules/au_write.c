@@ -1,6 +1,6 @@
 /* Interleaved erase-block writes and where they go: see openau.h. */
 #include "core/engine.h"
-#include "tests/au_write.h"
+#include "modules/au_write.h"
 
 uint64_t openau_start(const struct fb_opts *o, unsigned i)
 {

@@ -12,8 +12,8 @@
 #include "core/devinfo.h"
 #include "core/units.h"
 #include "sim/sim_spec.h"
-#include "tests/info.h"
-#include "tests/test.h"
+#include "modules/info.h"
+#include "modules/test.h"
 
 /* The simulated card: its size, sector and every parameter as sim: takes it. */
 static void sim_facts(const struct target *t, struct devinfo *d)

@@ -8,14 +8,14 @@
  */
 #include <stdlib.h>
 
-#include "tests/align.h"
+#include "modules/align.h"
 #include "core/engine.h"
 #include "core/out.h"
 #include "verdicts/saved_output.h"
 #include "core/units.h"
-#include "tests/info.h"
+#include "modules/info.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_stated.h"
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "core/target.h"
-#include "tests/test.h"
+#include "modules/test.h"
 
 struct sus_opts {
 	uint64_t duration;	/* ns of device time, 0: the whole region */

@@ -1,6 +1,6 @@
 /*
  * --survey: the chain the original's users ran by hand. It selects -a,
- * --find-open-au and --advise (src/tests/table.c, .selects): -a finds
+ * --find-open-au and --advise (src/modules/table.c, .selects): -a finds
  * the erase size, --find-open-au searches the open-AU count with it
  * (linear); this test, between them and the advice, runs the same search
  * with --random and then --find-fat --random, each with what --max-write and
@@ -12,7 +12,7 @@
 
 #include "core/engine.h"
 #include "core/units.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "verdicts/facts.h"
 
 extern const struct fb_test test_align, test_find_fat, test_find_open_au, test_advise;

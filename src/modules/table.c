@@ -1,12 +1,12 @@
 /*
  * The table of tests, in the order one run takes them (the read-only
  * tests before the write tests, so that a run never reads what it has
- * just overwritten). A new test: its own file in src/tests/, defining
+ * just overwritten). A new test: its own file in src/modules/, defining
  * one struct fb_test, and one line here (its declaration and its place).
  */
 #include <string.h>
 
-#include "tests/test.h"
+#include "modules/test.h"
 
 extern const struct fb_test test_info;
 extern const struct fb_test test_align, test_scatter, test_interval, test_readahead,

@@ -16,7 +16,7 @@
 
 #include "core/engine.h"
 #include "core/units.h"
-#include "tests/test.h"
+#include "modules/test.h"
 
 #define APP_BLOCK 4096u			/* the classes' random request size */
 #define APP_SEQ_PIECE (512u << 10)	/* the sequential phase's request size */

@@ -7,7 +7,7 @@
 
 #include "core/engine.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 
 /* One row per position: offset in MiB and time in ms, for gnuplot. */
 static void scatter_text(char *line, size_t len, const union out_val *v)

@@ -8,7 +8,7 @@
 #include "core/engine.h"
 #include "core/stats.h"
 #include "core/progress.h"
-#include "tests/test.h"
+#include "modules/test.h"
 #include "core/units.h"
 
 /* One row per size: "512B\t623µs". */
