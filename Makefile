@@ -43,8 +43,17 @@ src/%.o: src/%.c $(HDRS) .build-flags
 tests/unit/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h .build-flags
 	$(CC) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
 
-check: flashbench $(UNIT_BINS) tests/faultshim.so
+check: flashbench $(UNIT_BINS) tests/faultshim.so scripts/doclists
 	./tests/run.sh
+
+# The lists of tests in the man page and README.md, printed from the test
+# table (scripts/doclists.c); make doclists rewrites them there, and
+# tests/cli/docs_lists.sh fails make check when they differ.
+scripts/doclists: scripts/doclists.c $(LIB_OBJS) .build-flags
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) $(LDLIBS)
+
+doclists: scripts/doclists
+	scripts/update-doclists man/flashbench.1 README.md docs/*.md
 
 # The fault-injection shim of the command-line tests (LD_PRELOAD), built
 # without sanitizers: they must not share a process with a second copy.
@@ -102,7 +111,7 @@ lint:
 	mandoc -Tlint -W warning man/flashbench.1
 
 clean:
-	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) tests/faultshim.so $(FUZZ_BINS) .build-flags
+	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) scripts/doclists tests/faultshim.so $(FUZZ_BINS) .build-flags
 
 FORCE:
-.PHONY: all check install lint clean fuzz bench plots FORCE
+.PHONY: all check install lint clean fuzz bench plots doclists FORCE
