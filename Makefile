@@ -88,7 +88,7 @@ install: flashbench
 	install -m 755 scripts/flashbench-plot $(DESTDIR)$(BINDIR)/flashbench-plot
 	install -m 644 man/flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
 
-# The charts README.md shows, from runs on the simulated card (needs gnuplot).
+# The charts docs/guide-charts.md shows, from runs on the simulated card (needs gnuplot).
 PLOTS = docs/plots
 plots: flashbench
 	mkdir -p $(PLOTS)

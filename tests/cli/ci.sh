@@ -1,7 +1,7 @@
 #!/bin/bash
 # The test harness itself: under CI=true a missing tool (or a run without
 # root) is a failure that the runner counts, not a skip; and every tool
-# the tests need is installed by .ci/run and named in README.
+# the tests need is installed by .ci/run and named in docs/guide-building.md.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
 
@@ -24,7 +24,7 @@ env CI=true bash -c '. "$1"; is_root() { false; }; need_root "loops"; done_testi
 	probe "$TESTS_DIR/cli/lib.sh" >"$TMP/probe" 2>&1
 ok "CI=true: not root fails" grep -q '^FAIL: loops needs root (CI=true' "$TMP/probe"
 
-# Every tool given to need in tests/cli: named in README, installed by .ci/run.
+# Every tool given to need in tests/cli: named in docs/guide-building.md, installed by .ci/run.
 tools=$(sed -e '/^[[:space:]]*#/d' -e 's/"[^"]*"//g' "$TESTS_DIR"/cli/*.sh |
 	grep -oE '(^|[[:space:]!&|;(])need( +[a-z0-9._-]+)+' | sed 's/.*need //' | tr ' ' '\n' |
 	grep -v -e "^$" -e "^fb-no-such-tool$" | sort -u)
@@ -34,7 +34,7 @@ for t in sfdisk partx mkfs.ext4 mkswap losetup; do
 done
 ci_pkgs=$(sed -n '/apt-get install/,/>\/dev\/null/p' "$ROOT/.ci/run" | tr -s ' \t\\' '\n')
 for t in $tools; do
-	ok "README names $t among what make check needs" grep -q "\`$t\`" "$ROOT/README.md"
+	ok "docs/guide-building.md names $t among what make check needs" grep -q "\`$t\`" "$ROOT/docs/guide-building.md"
 	p=$(command -v "$t") || continue
 	pkg=$(dpkg -S "$p" 2>/dev/null || dpkg -S "$(readlink -f "$p")" 2>/dev/null ||
 		dpkg -S "${p#/usr}" 2>/dev/null)

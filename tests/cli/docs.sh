@@ -27,13 +27,13 @@ usage=$("$FB" --help | sed '/^Find out/,$d')
 for m in --info -a -s -i --readahead -O -f --find-open-au --restore= --analyze= --list-sims; do
 	ok "--help usage names $m" grep -qF -- " $m" <<<"$usage"
 done
-# Every size suffix parse.c takes is in the man page, README and --help.
+# Every size suffix parse.c takes is in the man page, the options guide and --help.
 suffixes=$(sed -n '/suffixes\[\] = {/,/^};/p' "$ROOT/src/core/parse.c" | grep -oE '"[A-Za-z]+"' | tr -d '"')
 ok "found the size suffixes in parse.c" [ "$(wc -w <<<"$suffixes")" -ge 15 ]
 man_text=$(mandoc -Tascii "$MAN" 2>/dev/null | col -b)
 for x in $suffixes; do
 	ok "the man page lists the size suffix $x" grep -qE "[ ,(]$x[ ,)]" <<<"$man_text"
-	ok "README lists the size suffix $x" grep -qF "\`$x\`" "$ROOT/README.md"
+	ok "docs/guide-options.md lists the size suffix $x" grep -qF "\`$x\`" "$ROOT/docs/guide-options.md"
 	ok "--help lists the size suffix $x" grep -qE "(^|[ ,:])$x([ ,;)]|$)" <<<"$("$FB" --help | sed -n '/^SIZE:/,/^An option/p')"
 done
 # --help is made from the parser's own tables: every option it shows is

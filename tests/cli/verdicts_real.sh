@@ -2,7 +2,7 @@
 # Issue 9: the verdicts on timings the simulator did not make -- published
 # tables of the original tool (tests/fixtures/realruns) and emulated cards
 # behind real block devices (tests/fixtures/fakecard) -- case by case, as
-# the issue found them; the presets' pages; the README's examples are what
+# the issue found them; the presets' pages; the examples of README.md and docs/ are what
 # this build prints. (tests/unit/test_accuracy.c judges every fixture
 # against its truth and prints the table.)
 . "$(dirname "$0")/lib.sh"
@@ -70,18 +70,18 @@ ok "noisy card: erase block 4MiB" grep -q '^verdict: erase block 4MiB (' <<<"$OU
 "$FB" --analyze "$TMP/live" >"$TMP/an" 2>/dev/null
 ok "noisy card: --analyze says the same" [ "$(grep '^verdict: ' "$TMP/live")" = "$(grep '^verdict: ' "$TMP/an")" ]
 
-# ---- README: the verdict lines it quotes after '$ ./flashbench ...' are this build's
+# ---- README.md and docs/*.md: the verdict lines they quote after '$ ./flashbench ...' are this build's
 readme_examples() {	# the verdict examples: "command<TAB>verdict line", one per line
 	awk '/^```/ { inb = !inb; next }
 	     inb && /^\$ \.\/flashbench .*\| grep verdict$/ { cmd = substr($0, 3); next }
 	     inb && /^verdict: / && cmd != "" { print cmd "\t" $0; next }
-	     inb { cmd = "" }' "$ROOT/README.md"
+	     inb { cmd = "" }' "$ROOT/README.md" "$ROOT"/docs/*.md
 }
 n=0
 while IFS=$'\t' read -r cmd line; do
 	n=$((n + 1))
 	got=$(cd "$ROOT" && eval "${cmd/.\/flashbench/$FB}" 2>/dev/null)
-	ok "README: '$line' is printed by: $cmd" grep -qxF -- "$line" <<<"$got"
+	ok "docs: '$line' is printed by: $cmd" grep -qxF -- "$line" <<<"$got"
 done < <(readme_examples)
-ok "README quotes verdict examples ($n)" [ "$n" -ge 6 ]
+ok "README and docs/ quote verdict examples ($n)" [ "$n" -ge 6 ]
 done_testing
