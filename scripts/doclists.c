@@ -154,35 +154,65 @@ static unsigned write_tests(int how)
 	return bits;
 }
 
-/* The "applies to" list of the man page's OPTIONS, options with the same tests grouped. */
-static void man_applies(void)
+/* One option's names: roff "Fl b , Fl \\-blocksize", Markdown "`-b`, `--blocksize`". */
+static void put_option(const struct item *it, bool roff)
+{
+	if (roff) {
+		if (it->letter)
+			printf("%c , Fl ", it->letter);
+		fputs("\\-", stdout);
+		roff_name(it->name);
+	} else {
+		if (it->letter)
+			printf("`-%c`, ", it->letter);
+		printf("`--%s`", it->name);
+	}
+}
+
+/*
+ * Which tests each option applies to, options with the same tests
+ * grouped: the man page's OPTIONS (roff, a tag list) or a Markdown list.
+ */
+static void put_applies(bool roff)
 {
 	unsigned all = (1u << count_tests()) - 1;
 	bool done[MAX_ITEMS] = { false };
 
 	collect_items();
-	puts(".Bl -tag -width Ds -compact");
+	if (roff)
+		puts(".Bl -tag -width Ds -compact");
 	for (size_t i = 0; i < nitems; i++) {
 		if (done[i])
 			continue;
-		fputs(".It", stdout);
+		fputs(roff ? ".It" : "-", stdout);
 		for (size_t j = i, n = 0; j < nitems; j++) {
 			if (done[j] || !same_tests(&items[i], &items[j]))
 				continue;
 			done[j] = true;
-			fputs(n++ ? " , Fl " : " Fl ", stdout);
-			if (items[j].letter)
-				printf("%c , Fl ", items[j].letter);
-			fputs("\\-", stdout);
-			roff_name(items[j].name);
+			fputs(roff ? (n++ ? " , Fl " : " Fl ") : (n++ ? ", " : " "), stdout);
+			put_option(&items[j], roff);
 		}
-		putchar('\n');
+		fputs(roff ? "\n" : ": ", stdout);
 		if (items[i].bits == all)
-			printf("every test%s\n", items[i].analyze ? " and\n.Fl \\-analyze" : "");
+			printf("every test%s\n", !items[i].analyze ? "" :
+			       roff ? " and\n.Fl \\-analyze" : " and `--analyze`");
 		else
-			put_tests(items[i].bits | items[i].write_bits, true, items[i].write_bits);
+			put_tests(items[i].bits | items[i].write_bits, roff, items[i].write_bits);
+		if (!roff && items[i].bits != all)
+			putchar('\n');
 	}
-	puts(".El");
+	if (roff)
+		puts(".El");
+}
+
+static void man_applies(void)
+{
+	put_applies(true);
+}
+
+static void md_applies(void)
+{
+	put_applies(false);
 }
 
 /* The tests after "flashbench" in the SYNOPSIS: letters where they have one. */
@@ -270,6 +300,7 @@ static const struct {
 	{ "man-writes", man_writes },
 	{ "man-applies", man_applies },
 	{ "md-writes", md_writes },
+	{ "md-applies", md_applies },
 	{ "md-usage", md_usage },
 	{ "md-tests", md_tests },
 	{ "tests", names },
