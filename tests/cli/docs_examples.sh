@@ -5,10 +5,15 @@
 # A guide added to docs/ is checked as soon as it exists.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$TESTS_DIR/.." && pwd)
-need python3 gnuplot || { done_testing; exit; }
+need python3 || { done_testing; exit; }
 
-python3 "$TESTS_DIR/cli/docs_examples.py" "$FB" "$ROOT" "$ROOT/README.md" "$ROOT"/docs/*.md \
-	>"$TMP/log" 2>&1; st=$?
+pages=()
+for f in "$ROOT/README.md" "$ROOT"/docs/*.md; do
+	# the charts guide runs flashbench-plot, which needs gnuplot
+	case $f in */guide-charts.md) need gnuplot || continue ;; esac
+	pages+=("$f")
+done
+python3 "$TESTS_DIR/cli/docs_examples.py" "$FB" "$ROOT" "${pages[@]}" >"$TMP/log" 2>&1; st=$?
 failing=""	# a failed example, its diff gathered from the indented lines after it
 flush() { [ -n "$failing" ] && fail "$failing"; failing=""; }
 while IFS= read -r line; do
