@@ -77,6 +77,43 @@ expect_status 0 "-s -b 8M: a block above the erase size is fine for --scatter" \
 	"$FB" -s -b 8M --scatter-order=2 sim:
 ok "-s -b 8M: four points" [ "$(wc -l <<<"$OUT")" -eq 4 ]
 
+# ---- messages with a way forward (issue 22)
+bad "--allign: the option meant" "unrecognized option '--allign': did you mean '--align'? (flashbench --help lists them all)" \
+	--allign sim:
+bad "--frobnicate: --help" "unrecognized option '--frobnicate' (flashbench --help lists them all)" \
+	--frobnicate sim:
+# a write test past the end: the options that shrink its regions, with their values
+refused "-O past the end of 64MiB" \
+	"open-au would access up to byte 125829120, but $IMG has only 67108864 bytes: give --offset=0 (now 16MiB), a smaller --open-au-nr (now 2) or --erasesize (now 8MiB)" \
+	-O -e 8M "$IMG"
+refused "-f past the end: no --offset (it starts at 0)" \
+	"find-fat would access up to byte 83886080, but $IMG has only 67108864 bytes: give a smaller --fat-nr (now 20) or --erasesize (now 4MiB)" \
+	-f --fat-nr=20 "$IMG"
+refused "--sustained past the end" \
+	"sustained would access up to byte 71303168, but sim:size=64M,image=$NEW has only 67108864 bytes: give --offset=0 (now 60MiB) or a smaller --size (now 8MiB)" \
+	--sustained --offset=60M --size=8M "sim:size=64M,image=$NEW"
+# a block device this user may not open: the access it needs, and how to get it
+if need_root "a loop device opened by an unprivileged user" && need setpriv; then
+	make_image "$TMP/perm.img" 64
+	perm0=$(sha256sum <"$TMP/perm.img")
+	if make_loop "$TMP/perm.img"; then
+		mode0=$(stat -c %a "$LOOPDEV") grp0=$(stat -c %g "$LOOPDEV")
+		cleanup_add "chmod $mode0 $LOOPDEV; chgrp $grp0 $LOOPDEV"
+		chmod 600 "$LOOPDEV" && chgrp 0 "$LOOPDEV"
+		nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+		expect_status 1 "--info as nobody on a 0600 root node" nobody "$FB" --info "$LOOPDEV"
+		ok "--info as nobody: the access, root, a grant, the disk group ($ERR)" \
+			grep -qF "flashbench: $LOOPDEV: Permission denied: this run needs read access to the node (mode 0600, owner root, group root): run it as root (sudo), grant it (sudo setfacl -m u:$(id -nu 65534):r $LOOPDEV), or join a group that has it (usually 'disk')" <<<"$ERR"
+		chgrp disk "$LOOPDEV" && chmod 660 "$LOOPDEV"
+		expect_status 1 "-O as nobody on a 0660 disk node" nobody "$FB" -O "$LOOPDEV"
+		ok "-O as nobody: read and write, join 'disk' ($ERR)" \
+			grep -qF "this run needs read and write access to the node (mode 0660, owner root, group disk): run it as root (sudo), grant it (sudo setfacl -m u:$(id -nu 65534):rw $LOOPDEV), or join its group (sudo usermod -aG disk $(id -nu 65534), then log in again)" <<<"$ERR"
+		ok "-O as nobody: $TMP/perm.img untouched" [ "$(sha256sum <"$TMP/perm.img")" = "$perm0" ]
+	else
+		fail "losetup $TMP/perm.img"
+	fi
+fi
+
 # ---- sim: keys given twice, two presets
 refused "sim: key twice" "sim: key 'erase' given twice" -a "sim:erase=4M,erase=8M,image=$NEW"
 refused "sim: two presets" "sim: two presets, 'usb' and 'fat'" -a "sim:usb,fat,image=$NEW"

@@ -81,6 +81,13 @@ if need gnuplot; then
 	ok "-o x.jpg: exit 2" [ $? -eq 2 ] && grep -q "must end in .png or .svg" "$TMP/err"
 	"$PLOT" "$TMP/none.csv" 2>"$TMP/err"
 	ok "a missing file: exit 1, named" [ $? -eq 1 ] && grep -q "none.csv: cannot read it" "$TMP/err"
+	# text output: the way forward (issue 22)
+	"$FB" -a sim: >"$TMP/a.txt" 2>/dev/null
+	"$PLOT" -o "$TMP/no.png" "$TMP/a.txt" 2>"$TMP/err"
+	ok "text output: exit 1" [ $? -eq 1 ]
+	ok "text output: says to use --format=csv or json ($(cat "$TMP/err"))" \
+		grep -q "a.txt: not flashbench's CSV or JSON output.*--format=csv or --format=json" "$TMP/err"
+	ok "text output: no file" [ ! -e "$TMP/no.png" ]
 	"$PLOT" 2>"$TMP/err"
 	ok "no FILE: usage, exit 2" [ $? -eq 2 ] && grep -q "^usage:" "$TMP/err"
 fi

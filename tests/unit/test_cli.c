@@ -233,12 +233,18 @@ static void bad_combinations(void)
 
 static void getopt_errors(void)
 {
-	BAD("unrecognized option '--frobnicate'", "--frobnicate", "sim:");
-	BAD("unrecognized option '--frobnicate=3'", "-a", "--frobnicate=3", "sim:");
+	BAD("unrecognized option '--frobnicate' (flashbench --help lists them all)", "--frobnicate", "sim:");
+	BAD("unrecognized option '--frobnicate=3' (flashbench --help lists them all)", "-a", "--frobnicate=3", "sim:");
 	CHECK(P("--help", "--frobnicate") == CLI_HELP);
-	BAD("invalid option '-x'", "-x", "sim:");
-	BAD("invalid option '-x'", "-axO", "sim:");	/* inside a cluster */
-	BAD("invalid option '-:'", "-:", "sim:");
+	BAD("invalid option '-x' (flashbench --help lists them all)", "-x", "sim:");
+	BAD("invalid option '-x' (flashbench --help lists them all)", "-axO", "sim:");	/* inside a cluster */
+	BAD("invalid option '-:' (flashbench --help lists them all)", "-:", "sim:");
+	/* a near miss names the option meant (issue 22: --allign) */
+	BAD("unrecognized option '--allign': did you mean '--align'? (flashbench --help lists them all)", "--allign", "sim:");
+	BAD("unrecognized option '--erasize=4M': did you mean '--erasesize'? (flashbench --help lists them all)", "-O",
+	    "--erasize=4M", "sim:");
+	BAD("unrecognized option '--fnd-fat': did you mean '--find-fat'? (flashbench --help lists them all)", "--fnd-fat", "sim:");
+	BAD("unrecognized option '--ab' (flashbench --help lists them all)", "--ab", "sim:");	/* two letters: no guess */
 	BAD("option '--blocksize' requires an argument", "-a", "--blocksize");
 	BAD("option '--blocksize' requires an argument", "-a", "--blocks");
 	BAD("option '--open-au-nr' requires an argument", "-O", "--open-au-nr");
@@ -559,7 +565,7 @@ static void again_and_again(void)
 	CHECK(cli_parse(5, w, &o, err, sizeof(err)) == FB_OK);
 	CHECK_STR(o.device, "sim:");
 	/* an error in the middle of "-axO" leaves getopt inside the cluster */
-	BAD("invalid option '-x'", "-axO", "sim:");
+	BAD("invalid option '-x' (flashbench --help lists them all)", "-axO", "sim:");
 	CHECK(P("-O", "sim:") == FB_OK && SEL("open-au") && !SEL("align"));
 	BAD("--count: 'x' is not a whole number from 1 to 1000000", "-c", "x", "sim:");
 	CHECK(P("-s", "sim:") == FB_OK && SEL("scatter") && o.count == 8);	/* defaults again */
