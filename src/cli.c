@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/nearest.h"
 #include "core/out.h"
 #include "core/parse.h"
 #include "modules/test.h"
@@ -320,52 +321,14 @@ static int set_option(const struct fb_option *p, struct fb_opts *o, const char *
 
 /* ---- getopt's complaints ---- */
 
-/* Edits (insert, delete, change, swap two neighbours) from a (n bytes) to b. */
-static size_t edits(const char *a, size_t n, const char *b)
-{
-	size_t m = strlen(b), d[3][64], r = 0;
-
-	if (n >= 63 || m >= 63)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= m; j++)
-		d[0][j] = j;
-	for (size_t i = 1; i <= n; i++) {
-		size_t *row = d[i % 3], *up = d[(i - 1) % 3], *up2 = d[(i + 1) % 3];
-
-		row[0] = i;
-		for (size_t j = 1; j <= m; j++) {
-			size_t best = up[j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (up[j] + 1 < best)
-				best = up[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    up2[j - 2] + 1 < best)
-				best = up2[j - 2] + 1;
-			row[j] = best;
-		}
-		r = row[m];
-	}
-	return n ? r : m;
-}
-
-/* The option a mistyped name (n bytes) most likely meant: at most two
- * edits away, and fewer than half its letters; NULL if none. */
+/* The option a mistyped name (n bytes) most likely meant, or NULL. */
 static const char *nearest(const char *name, size_t n)
 {
-	const char *best = NULL;
-	size_t best_d = 3;
+	static const char *names[MAX_ENTRIES];
 
-	for (size_t i = 0; i < nentries; i++) {
-		size_t d = edits(name, n, entries[i].name);
-
-		if (d < best_d && 2 * d < n) {
-			best_d = d;
-			best = entries[i].name;
-		}
-	}
-	return best;
+	for (size_t i = 0; i < nentries; i++)
+		names[i] = entries[i].name;
+	return nearest_name(name, n, names, nentries);
 }
 
 /* optopt 0: glibc found no long option of that name, or (it takes unique
