@@ -87,6 +87,13 @@ install: flashbench
 	install -m 644 scripts/flashbench.bash-completion $(DESTDIR)$(COMPDIR)/flashbench
 	install -m 755 scripts/flashbench-plot $(DESTDIR)$(BINDIR)/flashbench-plot
 	install -m 644 man/flashbench.1 $(DESTDIR)$(MANDIR)/flashbench.1
+	install -m 644 man/flashbench-plot.1 $(DESTDIR)$(MANDIR)/flashbench-plot.1
+
+# Every file install puts there, and nothing else (the directories stay).
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/flashbench $(DESTDIR)$(BINDIR)/flashbench-plot \
+		$(DESTDIR)$(COMPDIR)/flashbench $(DESTDIR)$(MANDIR)/flashbench.1 \
+		$(DESTDIR)$(MANDIR)/flashbench-plot.1
 
 # The charts docs/guide-charts.md shows, from runs on the simulated card (needs gnuplot).
 PLOTS = docs/plots
@@ -106,12 +113,16 @@ plots: flashbench
 	./flashbench --sustained -b 1M --size=1G --log-interval=100ms --format=csv \
 		sim:ssd,cache=256M >$(PLOTS)/sustained-ssd.csv 2>/dev/null
 	scripts/flashbench-plot -o $(PLOTS)/sustained-ssd.png $(PLOTS)/sustained-ssd.csv
+	./flashbench -O --open-au-nr=8 --format=csv sim: >$(PLOTS)/open-au.csv 2>/dev/null
+	scripts/flashbench-plot -o $(PLOTS)/open-au.png $(PLOTS)/open-au.csv
+	./flashbench -f --random --format=csv sim:fat >$(PLOTS)/find-fat.csv 2>/dev/null
+	scripts/flashbench-plot -o $(PLOTS)/find-fat.png $(PLOTS)/find-fat.csv
 
 lint:
-	mandoc -Tlint -W warning man/flashbench.1
+	mandoc -Tlint -W warning man/flashbench.1 man/flashbench-plot.1
 
 clean:
 	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) scripts/doclists tests/faultshim.so $(FUZZ_BINS) .build-flags
 
 FORCE:
-.PHONY: all check install lint clean fuzz bench plots doclists FORCE
+.PHONY: all check install uninstall lint clean fuzz bench plots doclists FORCE

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/nearest.h"
 #include "core/out.h"
 #include "core/parse.h"
 #include "modules/test.h"
@@ -320,6 +321,16 @@ static int set_option(const struct fb_option *p, struct fb_opts *o, const char *
 
 /* ---- getopt's complaints ---- */
 
+/* The option a mistyped name (n bytes) most likely meant, or NULL. */
+static const char *nearest(const char *name, size_t n)
+{
+	static const char *names[MAX_ENTRIES];
+
+	for (size_t i = 0; i < nentries; i++)
+		names[i] = entries[i].name;
+	return nearest_name(name, n, names, nentries);
+}
+
 /* optopt 0: glibc found no long option of that name, or (it takes unique
  * prefixes) more than one. */
 static int long_unknown(const char *elem, char *err, size_t len)
@@ -337,7 +348,11 @@ static int long_unknown(const char *elem, char *err, size_t len)
 	}
 	if (matches > 1)
 		return usage_err(err, len, "option '%s' is ambiguous; possibilities:%s", elem, list);
-	return usage_err(err, len, "unrecognized option '%s'", elem);
+	if (nearest(elem + 2, n))
+		return usage_err(err, len, "unrecognized option '%s': did you mean '--%s'? "
+				 "(flashbench --help lists them all)", elem, nearest(elem + 2, n));
+	return usage_err(err, len, "unrecognized option '%s' (flashbench --help lists them all)",
+			 elem);
 }
 
 /*
@@ -362,7 +377,8 @@ static int getopt_error(int c, char **argv, char *err, size_t len)
 		return long_unknown(elem, err, len);
 	if (e)
 		return usage_err(err, len, "option '--%s' doesn't allow an argument", e->name);
-	return usage_err(err, len, "invalid option '-%c'", (unsigned char)optopt);
+	return usage_err(err, len, "invalid option '-%c' (flashbench --help lists them all)",
+			 (unsigned char)optopt);
 }
 
 /* ---- which options do something ---- */
@@ -437,7 +453,36 @@ static void name_list(uint32_t bits, const char *mode, const char *conj, char *b
 		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : conj, mode);
 }
 
-/* An option that none of the selected tests (or the mode) uses does nothing: refused. */
+/*
+ * The warnings of the last cli_parse(), one per line. Old scripts pass
+ * one set of options to several tests in a loop (for t in -a -O -f), and
+ * the original ignored what a test did not use: a test run warns and
+ * goes on. A mode (--analyze, --restore) is newer than those scripts,
+ * and there an option that does nothing is still refused.
+ */
+static char warnings[4096];
+
+static void warn_unused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn_unused(const char *fmt, ...)
+{
+	size_t at = strlen(warnings);
+	va_list ap;
+
+	if (at + 2 >= sizeof(warnings))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(warnings + at, sizeof(warnings) - at - 1, fmt, ap);
+	va_end(ap);
+	strcat(warnings, "\n");
+}
+
+const char *cli_warnings(void)
+{
+	return warnings;
+}
+
+/* An option that none of the selected tests (or the mode) uses does
+ * nothing: a warning in a test run, refused with a mode. */
 static int check_unused(const struct given *g, uint32_t sel, const char *mode, char *err,
 			size_t len)
 {
@@ -458,6 +503,12 @@ static int check_unused(const struct given *g, uint32_t sel, const char *mode, c
 		name_list(sel, mode, " and ", with, sizeof(with));
 		name_list(applies_to(e, all_tests()), scope & SCOPE_ANALYZE ? "--analyze" : NULL,
 			  " and ", uses, sizeof(uses));
+		if (!mode) {
+			warn_unused("--%s%s%.200s: has no effect with %s (it applies to %s)", e->name,
+				    g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
+				    uses[0] ? uses : "nothing");
+			continue;
+		}
 		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
 				 e->name, g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
 				 uses[0] ? uses : "nothing");
@@ -559,6 +610,7 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 	build_entries();
 	all_defaults(o);
 	memset(&g, 0, sizeof(g));
+	warnings[0] = '\0';
 	o->argc = argc;
 	o->argv = argv;
 	if (errlen > 0)

@@ -49,6 +49,11 @@ enum {
  */
 int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen);
 
+/* The warnings of the last cli_parse() that returned FB_OK: options that
+ * none of the selected tests uses, one line each ("\n"-terminated, no
+ * "flashbench: " prefix); "" when there are none. */
+const char *cli_warnings(void);
+
 /* Checks that need the opened target's sector size; still before any I/O.
  * FB_OK, or FB_EUSAGE with a one-line message in err. */
 int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *err, size_t errlen);

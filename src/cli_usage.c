@@ -92,7 +92,8 @@ void cli_usage(FILE *f)
 	      "k K KB KiB kiB, m M MB MiB, g G GB GiB, t T TB TiB (KB and MB are binary too);\n"
 	      "a fraction with a suffix when the bytes are whole (1.5M, 0.5K). Only --offset\n"
 	      "may be 0.\n"
-	      "An option that none of the selected tests uses is refused (see flashbench(1)).\n"
+	      "An option that none of the selected tests uses is ignored with a warning\n"
+	      "(see flashbench(1)).\n"
 	      "Exit status: 0 done, 1 device error, 2 bad usage, 3 refused for safety,\n"
 	      "130 interrupted (partial results printed). See flashbench(1).\n", f);
 }

@@ -4,6 +4,7 @@
  * tests (run.c), all driven by the test table (modules/table.c).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "analyze_json.h"
 #include "cli.h"
@@ -41,6 +42,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "flashbench: %s\n", usage_msg);
 		return FB_EUSAGE;
 	}
+	/* The options the tests ignore, as the original ignored them. */
+	for (const char *w = cli_warnings(); *w; w = strchr(w, '\n') + 1)
+		fprintf(stderr, "flashbench: warning: %.*s\n", (int)strcspn(w, "\n"), w);
 	if (o.restore)
 		return preserve_restore_file(o.restore, o.device);
 	return fb_run(&o);

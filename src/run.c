@@ -157,6 +157,63 @@ static int open_out(const struct fb_opts *o, const struct target *t)
 	return FB_OK;
 }
 
+static bool test_uses(const struct fb_test *w, const char *name)
+{
+	for (const char *const *u = w->uses; u && *u; u++)
+		if (strcmp(*u, name) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The way forward when a write test's regions pass the end (as -i's
+ * message gives one): the options of that test that move or grow them,
+ * with their values -- --offset=0, then its own counts and sizes, then
+ * --erasesize and --size. "" when it has none.
+ */
+static void shrink_hint(const struct fb_opts *o, const struct fb_test *w, uint64_t size, char *buf,
+			size_t len)
+{
+	char v[32], items[4][96];
+	size_t n = 0, at = 0;
+
+	struct fb_opts at0 = *o;
+	uint64_t end, end0;
+
+	/* --offset=0 only where it moves the regions (-f starts at 0 unless given one). */
+	at0.offset = 0;
+	at0.offset_set = true;
+	w->regions(o, size, NULL, 0, &end);
+	w->regions(&at0, size, NULL, 0, &end0);
+	if (end0 < end)
+		snprintf(items[n++], sizeof(items[0]), "--offset=0 (now %s)",
+			 fmt_size(v, sizeof(v), o->offset));
+	for (const struct fb_option *p = w->options; p && p->name && n < 2; p++) {
+		uint64_t x = p->kind == FO_UINT || p->kind == FO_SIZE ? fb_option_u64(p, o) : 0;
+
+		if (p->kind == FO_UINT)
+			snprintf(items[n++], sizeof(items[0]), "a smaller --%s (now %llu)", p->name,
+				 (unsigned long long)x);
+		else if (p->kind == FO_SIZE)
+			snprintf(items[n++], sizeof(items[0]), "a smaller --%s (now %s)", p->name,
+				 fmt_size(v, sizeof(v), x));
+	}
+	if (test_uses(w, "erasesize")) {
+		bool said = n && strstr(items[n - 1], "smaller");	/* "a smaller --x or --erasesize" */
+
+		snprintf(items[n], sizeof(items[0]), "%s--erasesize (now %s)", said ? "" : "a smaller ",
+			 fmt_size(v, sizeof(v), o->erasesize));
+		n++;
+	}
+	if (test_uses(w, "size") && o->size && n < 4)
+		snprintf(items[n++], sizeof(items[0]), "a smaller --size (now %s)",
+			 fmt_size(v, sizeof(v), o->size));
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i == 0 ? ": give " :
+				       i + 1 == n ? " or " : ", ", items[i]);
+}
+
 /* One write test's regions appended to *r (grown); its end checked against size. */
 static int add_regions(const struct fb_opts *o, const struct fb_test *w, const char *device,
 		       uint64_t size, struct region **r, size_t *n)
@@ -166,9 +223,12 @@ static int add_regions(const struct fb_opts *o, const struct fb_test *w, const c
 	struct region *grown;
 
 	if (end > size) {
+		char hint[512];
+
+		shrink_hint(o, w, size, hint, sizeof(hint));
 		fprintf(stderr, "flashbench: %s would access up to byte %llu, but %s has only "
-			"%llu bytes\n", w->name, (unsigned long long)end, device,
-			(unsigned long long)size);
+			"%llu bytes%s\n", w->name, (unsigned long long)end, device,
+			(unsigned long long)size, hint);
 		return FB_EUSAGE;
 	}
 	if (k == 0)

@@ -91,6 +91,40 @@ static void hex_fact(struct devinfo *d, const char *dir, const char *attr, const
 			 src);
 }
 
+/*
+ * The manufacturer of a CID manufacturer ID, as Linux names it in its MMC
+ * quirk tables (drivers/mmc/core/card.h, CID_MANFID_*). The IDs are
+ * assigned apart for SD cards (by the SD Association) and MMC/eMMC (by
+ * JEDEC), so each is looked up in its own card type; no other ID is
+ * guessed at.
+ */
+static const char *manufacturer(const char *type, const char *manfid)
+{
+	static const struct { const char *type; unsigned id; const char *name; } ids[] = {
+		{ "SD", 0x03, "SanDisk" },	/* CID_MANFID_SANDISK_SD */
+		{ "SD", 0x9f, "Kingston" },	/* CID_MANFID_KINGSTON_SD */
+		{ "MMC", 0x02, "SanDisk" },	/* CID_MANFID_SANDISK */
+		{ "MMC", 0x11, "Toshiba" },	/* CID_MANFID_TOSHIBA */
+		{ "MMC", 0x13, "Micron" },	/* CID_MANFID_MICRON */
+		{ "MMC", 0x15, "Samsung" },	/* CID_MANFID_SAMSUNG */
+		{ "MMC", 0x70, "Kingston" },	/* CID_MANFID_KINGSTON */
+		{ "MMC", 0x90, "Hynix" },	/* CID_MANFID_HYNIX */
+		{ "MMC", 0xfe, "Numonyx (Micron)" },	/* CID_MANFID_NUMONYX */
+	};
+	char *end;
+	unsigned long id;
+
+	if (!manfid || !manfid[0])
+		return NULL;
+	id = strtoul(manfid, &end, 16);
+	if (*end)
+		return NULL;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (ids[i].id == id && strcmp(ids[i].type, type) == 0)
+			return ids[i].name;
+	return NULL;
+}
+
 bool devinfo_mmc(const char *dir, struct devinfo *d)
 {
 	static const char *const ids[][3] = {
@@ -102,14 +136,21 @@ bool devinfo_mmc(const char *dir, struct devinfo *d)
 		{ "hwrev", "mmc_hwrev", "sysfs hwrev (CID)" },
 		{ "fwrev", "mmc_fwrev", "sysfs fwrev (CID)" },
 	};
+	const struct di_fact *f;
 	char type[32];
 	uint64_t v;
 
 	if (sysfs_attr(dir, "type", type, sizeof(type)) < 0 || !type[0])
 		return false;
 	devinfo_add_text(d, "mmc_type", type, "sysfs type");
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		hex_fact(d, dir, ids[i][0], ids[i][1], ids[i][2]);
+		if (strcmp(ids[i][0], "manfid") == 0 && (f = devinfo_get(d, "mmc_manfid")))
+			devinfo_add_text(d, "mmc_manufacturer",
+					 manufacturer(type, f->known ? f->text : NULL),
+					 "manfid, by the IDs of Linux's MMC quirk tables "
+					 "(unknown: not among them)");
+	}
 	devinfo_add_num(d, "mmc_preferred_erase_size_bytes", DI_BYTES,
 			sysfs_attr_u64(dir, "preferred_erase_size", &v) == 0 ? &v : NULL,
 			"sysfs preferred_erase_size (the SD AU, else from the capacity)");

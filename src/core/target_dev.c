@@ -5,10 +5,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/blkzoned.h>
 #include <linux/fs.h>
 #include <linux/stat.h>
+#include <pwd.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -216,6 +219,58 @@ static int open_direct(const char *path, int oflags, bool *direct)
 	return fd;
 }
 
+static void user_name(uid_t uid, char *buf, size_t len)
+{
+	const struct passwd *pw = getpwuid(uid);
+
+	if (pw)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "%u", (unsigned)uid);
+}
+
+static void group_name(gid_t gid, char *buf, size_t len)
+{
+	const struct group *gr = getgrgid(gid);
+
+	if (gr)
+		snprintf(buf, len, "%s", gr->gr_name);
+	else
+		snprintf(buf, len, "%u", (unsigned)gid);
+}
+
+/*
+ * A block device this user may not open: the way forward, after the
+ * error (issue 22: "Permission denied" alone left a new user stuck). The
+ * access the run needs, the node's mode and owners, and the three ways
+ * to get it: root, a grant on the node, or the node's group (usually
+ * "disk") where that group has the access.
+ */
+static void access_hint(const char *path, const struct stat *st, bool write, char *err,
+			size_t errlen)
+{
+	mode_t need = write ? 060 : 040;
+	char grp[64], me[64], own[64];
+	size_t at = strlen(err);
+
+	/* getpwuid() and getgrgid() answer in static storage: each copied at once. */
+	user_name(geteuid(), me, sizeof(me));
+	user_name(st->st_uid, own, sizeof(own));
+	group_name(st->st_gid, grp, sizeof(grp));
+	at += (size_t)snprintf(err + at, at < errlen ? errlen - at : 0,
+			       ": this run needs %s access to the node (mode %04o, owner %s, "
+			       "group %s): run it as root (sudo), grant it (sudo setfacl -m u:%s:%s %s)",
+			       write ? "read and write" : "read", (unsigned)(st->st_mode & 07777),
+			       own, grp, me, write ? "rw" : "r", path);
+	if (at >= errlen)
+		return;
+	if ((st->st_mode & need) == need && st->st_gid != 0)
+		snprintf(err + at, errlen - at, ", or join its group (sudo usermod -aG %s %s, "
+			 "then log in again)", grp, me);
+	else
+		snprintf(err + at, errlen - at, ", or join a group that has it (usually 'disk')");
+}
+
 int target_dev_open(const char *path, int flags, struct target **out, char *err, size_t errlen)
 {
 	struct target *t;
@@ -244,6 +299,8 @@ int target_dev_open(const char *path, int flags, struct target **out, char *err,
 		r = -errno;
 		snprintf(err, errlen, "%s: %s%s", path, strerror(-r),
 			 r == -EBUSY ? " (mounted or held by another user)" : "");
+		if ((r == -EACCES || r == -EPERM) && S_ISBLK(st.st_mode))
+			access_hint(path, &st, flags & TGT_WRITE, err, errlen);
 		free(t);
 		return r;
 	}

@@ -24,6 +24,8 @@
 #include "core/units.h"
 #include "modules/stamp.h"
 #include "modules/test.h"
+#include "verdicts/advice.h"
+#include "verdicts/facts.h"
 
 #define PROBES 64
 
@@ -178,8 +180,19 @@ static bool real_end(const struct round *r, const struct grid *g, uint64_t *lo, 
 	return true;
 }
 
+/* Smaller than it claims: --advise uses the real size, and the partition
+ * table for it is printed here (what f3fix writes). */
+static void real_size_advice(uint64_t real, uint64_t claimed, uint32_t sector)
+{
+	static struct adv a;
+
+	vf_capacity(real);
+	adv_real_size(real, claimed, sector, &a);
+	adv_print(&a);
+}
+
 static void verdict(const struct round *r, const struct grid *g, uint64_t lo, uint64_t hi,
-		    uint64_t written, uint64_t ns)
+		    uint64_t written, uint64_t ns, uint32_t sector)
 {
 	struct out_verdict v = { .label = "capacity", .name = "capacity", .result = "real",
 				 .has_value = true, .value = g->size, .unit = "bytes" };
@@ -198,12 +211,13 @@ static void verdict(const struct round *r, const struct grid *g, uint64_t lo, ui
 		out_verdict(&v, "wrapped: the device keeps at most %s of the %s it reports "
 			    "(writes %s apart land on the same blocks)", fmt_size(a, sizeof(a), lo),
 			    fmt_size(b, sizeof(b), g->size), fmt_size(w, sizeof(w), lo));
-		return;
+	} else {
+		v.result = "lost";
+		out_verdict(&v, "lost: blocks written from %s on do not hold; the real end lies "
+			    "between bytes %llu and %llu", fmt_size(a, sizeof(a), hi),
+			    (unsigned long long)lo, (unsigned long long)hi);
 	}
-	v.result = "lost";
-	out_verdict(&v, "lost: blocks written from %s on do not hold; the real end lies "
-		    "between bytes %llu and %llu", fmt_size(a, sizeof(a), hi),
-		    (unsigned long long)lo, (unsigned long long)hi);
+	real_size_advice(lo, g->size, sector);
 }
 
 static int cap_run(const struct fb_opts *o, struct target *t)
@@ -238,7 +252,7 @@ static int cap_run(const struct fb_opts *o, struct target *t)
 			r[1].tally = r[0].tally;	/* nothing new: round 1's answer stands */
 	}
 	if (e == FB_OK || e == FB_EINTR)
-		verdict(&r[r[1].no ? 1 : 0], &g, lo, hi, written, ns);
+		verdict(&r[r[1].no ? 1 : 0], &g, lo, hi, written, ns, t->sector);
 	free(r);
 	eng_buffer_free(buf);
 	return e;

@@ -33,6 +33,11 @@ void adv_from_facts(const struct vf_facts *f, uint64_t size, uint32_t sector,
 	in->fat_random = f->ff.random;
 	in->size = size;
 	in->sector = sector;
+	/* --capacity found fewer bytes that hold: the layout is for those */
+	if (f->capacity_real && f->capacity_real < size) {
+		in->size = f->capacity_real;
+		in->claimed = size;
+	}
 }
 
 struct adv_item *adv_add(struct adv *a, const char *name, const char *result, const char *fmt,
@@ -276,9 +281,7 @@ static bool layout_size(const struct adv_in *in, struct adv *a)
 	return true;
 }
 
-static void script_line(struct adv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void script_line(struct adv *a, const char *fmt, ...)
+void adv_script_line(struct adv *a, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -294,18 +297,18 @@ static void layout_script(struct adv *a)
 	bool gpt = strcmp(a->label, "gpt") == 0;
 	unsigned long long s = a->sector;
 
-	script_line(a, "label: %s", a->label);
-	script_line(a, "unit: sectors");
-	script_line(a, "sector-size: %llu", s);
+	adv_script_line(a, "label: %s", a->label);
+	adv_script_line(a, "unit: sectors");
+	adv_script_line(a, "sector-size: %llu", s);
 	if (a->fat_len)
-		script_line(a, "# start=%llu, size=%llu, type=%s", (unsigned long long)(a->fat_start / s),
+		adv_script_line(a, "# start=%llu, size=%llu, type=%s", (unsigned long long)(a->fat_start / s),
 			    (unsigned long long)(a->fat_len / s),
 			    gpt ? "EBD0A0A2-B9E5-4433-87C0-68B6B72699C7" : "c");
 	if (a->size)
-		script_line(a, "start=%llu, size=%llu, type=L", (unsigned long long)(a->start / s),
+		adv_script_line(a, "start=%llu, size=%llu, type=L", (unsigned long long)(a->start / s),
 			    (unsigned long long)(a->size / s));
 	else
-		script_line(a, "start=%llu, type=L", (unsigned long long)(a->start / s));
+		adv_script_line(a, "start=%llu, type=L", (unsigned long long)(a->start / s));
 }
 
 static void layout(const struct adv_in *in, struct adv *a)
@@ -326,6 +329,14 @@ void adv_plan(const struct adv_in *in, struct adv *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->sector = in->sector ? in->sector : 512;
+	if (in->claimed) {
+		char r[FB_FMT_LEN], c[FB_FMT_LEN];
+
+		set_value(adv_add(a, "device_size", "capacity", "device size %s: what --capacity "
+				  "found holds, not the %s the device reports: the advice is "
+				  "for that size", fmt_size(r, sizeof(r), in->size),
+				  fmt_size(c, sizeof(c), in->claimed)), in->size, "bytes");
+	}
 	basis_erase(in, a);
 	basis_page(in, a);
 	basis_open_aus(in, a);

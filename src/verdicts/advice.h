@@ -42,6 +42,8 @@ struct adv_in {
 	unsigned fat_area;		/* FF_AREA: erase blocks */
 	bool fat_random;
 	uint64_t size;			/* the device: 0 when not known (--analyze) */
+	uint64_t claimed;		/* what it reports, when --capacity found size
+					 * smaller (0: size is what it reports) */
 	uint32_t sector;		/* 0: not known (512 is assumed) */
 };
 
@@ -95,6 +97,14 @@ const char *adv_erase(const struct adv_in *in, uint64_t *erase, char *why, size_
 
 void adv_plan(const struct adv_in *in, struct adv *a);
 
+/*
+ * A device that keeps only real of the claimed bytes it reports
+ * (--capacity): one partition over what holds, as f3fix makes it --
+ * from 1MiB to the real end, FAT32 (type c) as such cards come -- as
+ * advice items and an sfdisk script. Needs no erase block.
+ */
+void adv_real_size(uint64_t real, uint64_t claimed, uint32_t sector, struct adv *a);
+
 /* The script's lines, as a table: one row per line, its text the line itself. */
 extern const struct out_table adv_sfdisk_table;
 
@@ -107,6 +117,7 @@ struct adv_item *adv_add(struct adv *a, const char *name, const char *result, co
 void adv_ext4(const struct adv_in *in, struct adv *a);
 void adv_f2fs(const struct adv_in *in, struct adv *a);
 void adv_fat(const struct adv_in *in, struct adv *a);
+void adv_script_line(struct adv *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* FAT32's FAT length (sectors) for a partition, as mkfs.fat -a computes it. */
 uint32_t adv_fat32_length(uint64_t sectors, uint32_t reserved, uint32_t spc, uint32_t sector,
 			  uint64_t *clusters);

@@ -39,3 +39,8 @@ void vf_fat(const struct ff_result *r)
 	facts.fat = true;
 	facts.ff = *r;
 }
+
+void vf_capacity(uint64_t real)
+{
+	facts.capacity_real = real;
+}

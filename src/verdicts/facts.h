@@ -12,6 +12,7 @@
 #define FB_FACTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_findfat.h"
@@ -24,6 +25,8 @@ struct vf_facts {
 	struct oa_bracket oa[2];	/* ...as a bracket */
 	bool fat;			/* a find-fat verdict was printed */
 	struct ff_result ff;		/* the last one */
+	uint64_t capacity_real;		/* --capacity: the bytes that hold, when fewer
+					 * than the device reports (0: none found) */
 };
 
 /* Forget everything (a new run, a new --analyze). */
@@ -36,5 +39,6 @@ const struct va_verdict *vf_align_verdict(void);
 void vf_align(const struct va_verdict *v);
 void vf_open_au(unsigned nr, bool random, enum oa_class c);
 void vf_fat(const struct ff_result *r);
+void vf_capacity(uint64_t real);
 
 #endif

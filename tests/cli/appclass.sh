@@ -79,7 +79,7 @@ bad "area past the end" "app-class would access up to byte 83886080, but" \
 	--app-class "$TMP/f.img"
 bad "offset not 4KiB-aligned" "--offset=512: --app-class needs it 4KiB-aligned, as its requests are" \
 	--app-class --offset=512 sim:
-bad "--app-area without --app-class" "--app-area=16M: has no effect with --align" -a --app-area=16M sim:
-bad "-e is not used" "--erasesize=8M: has no effect with --app-class" --app-class -e 8M sim:
+warns "--app-area without --app-class" "--app-area=16M: has no effect with --align" -a --app-area=16M sim:
+warns "-e is not used" "--erasesize=8M: has no effect with --app-class" --app-class -e 8M sim:
 ok "nothing touched" cmp -s "$TMP/f.img" "$TMP/ref.img"
 done_testing

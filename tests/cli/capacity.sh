@@ -45,6 +45,32 @@ ok "drop at 3000MiB: the bracket" grep -qx 'capacity: lost: blocks written from 
 ok "drop at 3000MiB: the JSON" [ "$(value)" = "lost 3144683520" ]
 ok "drop: 516KiB written in 2 rounds" grep -q '^wrote 516KiB in 2 rounds, ' <<<"$OUT"
 
+# Smaller than it claims (issue 22, f3 users): the partition table for the
+# real size, as f3fix writes it, and --advise lays out that size only
+cap "size=4G,drop-from=3000M"
+ok "drop: f3fix's partition ($OUT)" grep -qx 'advice: partition only the 2.93GiB that hold, not the 4GiB the device reports (as f3fix does): start 1MiB (sector 2048), size 2.93GiB (6139912 sectors), to the real end, so that no file system reaches the blocks that do not hold' <<<"$OUT"
+ok "drop: its sfdisk script" [ "$(grep -A4 '^advice: the layout as an sfdisk script' <<<"$OUT" | tail -4 | tr '\n' '|')" = "label: dos|unit: sectors|sector-size: 512|start=2048, size=6139912, type=c|" ]
+ok "drop: ends at the last byte that holds" [ $(((2048 + 6139912) * 512)) -eq 3144683520 ]
+ok "drop: JSON records are the text lines" $CHECK json "$TMP/cap.txt" "$TMP/cap.json"
+if need sfdisk; then
+	truncate -s 4G "$TMP/disk.img"
+	grep -A4 '^advice: the layout as an sfdisk script' <<<"$OUT" | tail -4 >"$TMP/script"
+	ok "drop: sfdisk takes the script" sfdisk -q "$TMP/disk.img" <"$TMP/script"
+	ok "drop: the partition ends inside what holds" \
+		[ "$(sfdisk -d "$TMP/disk.img" | sed -n 's/.*start= *\([0-9]*\), size= *\([0-9]*\).*/\1 \2/p' | awk "{ printf \"%d\\n\", (\$1 + \$2) * 512 }")" -le 3144683520 ]
+	rm -f "$TMP/disk.img"
+fi
+cap "size=4G,wrap=2G"
+ok "wrap: f3fix's partition" grep -q '^advice: partition only the 2GiB that hold, not the 4GiB the device reports (as f3fix does): start 1MiB (sector 2048), size 2GiB (4192256 sectors)' <<<"$OUT"
+cap "size=4G"
+ok "real: no partition advice" not grep -q '^advice:' <<<"$OUT"
+rm -f "$TMP/card.img"
+expect_status 0 "-a --capacity --advise on a wrapped card" "$FB" -a --capacity --advise "sim:size=4G,wrap=2G,image=$TMP/card.img"
+ok "--advise: the real size ($OUT)" grep -qx 'advice: device size 2GiB: what --capacity found holds, not the 4GiB the device reports: the advice is for that size' <<<"$OUT"
+ok "--advise: the layout inside 2GiB" grep -qx 'start=8192, size=4186112, type=L' <<<"$OUT"
+ok "--advise: 2GiB less its first 4MiB" [ $(((8192 + 4186112) * 512)) -eq $((2048 * 1048576)) ]
+rm -f "$TMP/card.img"
+
 # A healthy image file and loop device; --preserve puts all back.
 IMG=$TMP/img
 make_image "$IMG" 64
@@ -71,8 +97,9 @@ fi
 cp "$IMG" "$TMP/before"
 bad "no data" "keeps no data" --capacity sim:
 bad "a zoned card" "zoned" --capacity sim:size=64M,erase=4M,zoned=1
-bad "--blocksize" "--blocksize" --capacity -b 64K "$IMG"
-bad "--size" "--size" --capacity --size=1M "$IMG"
+# options it does not use: a warning, and it runs (issue 22)
+warns "--blocksize" "--blocksize=64K: has no effect with --capacity" --capacity -b 64K "sim:size=64M,image=$TMP/w.img"
+warns "--size" "--size=1M: has no effect with --capacity" --capacity --size=1M "sim:size=64M,image=$TMP/w2.img"
 truncate -s 4K "$TMP/tiny"
 bad "too small" "too small" --capacity "$TMP/tiny"
 ok "bad input: nothing written" cmp -s "$IMG" "$TMP/before"

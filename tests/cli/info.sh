@@ -66,7 +66,7 @@ is size_bytes 67108864
 ok "--info leaves the image alone" [ "$(sha256sum <"$TMP/card.img")" = "$sum0" ]
 bad "--info: a missing image is a typo" "No such file or directory" --info "sim:image=$TMP/none.img"
 ok "--info creates no image" [ ! -e "$TMP/none.img" ]
-bad "--info takes no --blocksize" "--blocksize=4K: has no effect with --info" --info -b 4K sim:
+warns "--info takes no --blocksize" "--blocksize=4K: has no effect with --info" --info -b 4K sim:
 bad "--info: a bad sim spec" "sim: unknown key 'nope'" --info sim:nope=1
 
 # ---- a regular file

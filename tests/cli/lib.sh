@@ -95,3 +95,12 @@ bad() {
 }
 # not COMMAND...: succeeds when the command fails (for use with ok)
 not() { ! "$@"; }
+# warns DESCRIPTION WORDS ARGS...: flashbench ARGS runs (exit 0) with the
+# warning "flashbench: warning: WORDS..." on stderr and results on stdout
+# (an option the selected tests do not use, issue 22)
+warns() {
+	local d=$1 word=$2; shift 2
+	expect_status 0 "$d" "$FB" "$@"
+	ok "$d: warns '$word' ($ERR)" grep -qF -- "flashbench: warning: $word" <<<"$ERR"
+	ok "$d: results on stdout" [ -n "$OUT" ]
+}

@@ -88,7 +88,7 @@ ok "sim image: the region reads back as zeros" region_is "$TMP/sim.img" 16 zero
 ok "sim image: said so" grep -q 'they read back as zeros' <<<"$OUT"
 
 # Refusals: a read-only test, a bad mode.
-bad "with a read-only test" "--precondition=discard: has no effect with --align" -a --precondition=discard sim:
+warns "with a read-only test" "--precondition=discard: has no effect with --align" -a --precondition=discard sim:
 bad "a bad mode" "--precondition: 'trim' is not discard, fill or none" -O --precondition=trim sim:
 
 # A loop device: BLKDISCARD where the loop driver supports it (the region

@@ -88,9 +88,9 @@ bad "--size not a multiple of the requests" "--size 5000" --queue-depth --size=5
 bad "fewer requests than the deepest depth" "--size 65536" --queue-depth --size=64K sim:
 bad "past the end" "passes the end" --queue-depth --offset=4G sim:
 bad "misaligned request" "--blocksize 1000" --queue-depth -b 1000 sim:
-bad "--write without --queue-depth" "--write" -a --write sim:
-bad "--engine without --queue-depth" "--engine" -a --engine=aio sim:
-bad "--erasesize is not for a read sweep" "--erasesize" --queue-depth -e 1M sim:
+warns "--write without --queue-depth" "--write: has no effect with --align" -a --write sim:
+warns "--engine without --queue-depth" "--engine=aio: has no effect with --align" -a --engine=aio sim:
+warns "--erasesize is not for a read sweep" "--erasesize=1M: has no effect with --queue-depth" --queue-depth -e 1M sim:
 
 # ---- a file: reads and writes through every engine ------------------------
 IMG=$TMP/qd.img

@@ -115,7 +115,7 @@ bad "runs 17" "--runs: '17'" --readahead --runs=17 sim:
 bad "plateau 100" "--plateau: '100'" --readahead --plateau=100 sim:
 bad "plateau garbage" "--plateau: 'x'" --readahead --plateau=x sim:
 bad "buffered on sim:" "has no kernel readahead" --readahead --buffered sim:
-bad "buffered without readahead" "--buffered: has no effect with --align (it applies to --readahead)" -a --buffered sim:
+warns "buffered without readahead" "--buffered: has no effect with --align (it applies to --readahead)" -a --buffered sim:
 make_image "$TMP/small" 4
 bad "max-size past the end" "readahead would access up to byte 8388608" --readahead "$TMP/small"
 

@@ -68,5 +68,5 @@ ok "file: nothing outside the regions changed ($bad_mib)" [ -z "$bad_mib" ]
 # Refused: --random (both orders are run), and options of other tests.
 bad "with --random" "--survey: runs the open-AU search both linear and random; --random has no place in it" \
 	--survey -r sim:
-bad "with --app-area" "--app-area=16M: has no effect with" --survey --app-area=16M sim:
+warns "with --app-area" "--app-area=16M: has no effect with" --survey --app-area=16M sim:
 done_testing

@@ -4,6 +4,7 @@
  * stated erase size and discard; a fact that is not there is "unknown".
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/devinfo.h"
 #include "unit.h"
@@ -137,6 +138,56 @@ static void full(struct devinfo *d)
 	CHECK(d->n == DI_MAX_FACTS);
 }
 
+/* A card of this type and manfid in a sysfs tree of its own: its manufacturer. */
+static const char *maker(struct devinfo *d, const char *type, const char *manfid)
+{
+	char dir[] = "/tmp/fb-devinfo-XXXXXX", path[64];
+	FILE *f;
+
+	d->n = 0;
+	if (!mkdtemp(dir))
+		return "(no temporary directory)";
+	snprintf(path, sizeof(path), "%s/type", dir);
+	if ((f = fopen(path, "w"))) {
+		fprintf(f, "%s\n", type);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/manfid", dir);
+	if (manfid && (f = fopen(path, "w"))) {
+		fprintf(f, "%s\n", manfid);
+		fclose(f);
+	}
+	CHECK(devinfo_mmc(dir, d));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/type", dir);
+	unlink(path);
+	rmdir(dir);
+	return text(d, "mmc_manufacturer");
+}
+
+/* The CID manufacturer ID named where Linux's MMC quirk tables name it (issue 22). */
+static void manufacturers(struct devinfo *d)
+{
+	d->n = 0;
+	CHECK(devinfo_mmc(FIX "sd", d));
+	CHECK_STR(text(d, "mmc_manufacturer"), "SanDisk");	/* 0x000003 */
+	d->n = 0;
+	CHECK(devinfo_mmc(FIX "emmc", d));
+	CHECK_STR(text(d, "mmc_manufacturer"), "unknown");	/* 0x000045: not in the tables */
+	d->n = 0;
+	CHECK(devinfo_mmc(FIX "sd-nossr", d));
+	CHECK_STR(text(d, "mmc_manufacturer"), "unknown");	/* 0x000000 */
+	CHECK_STR(maker(d, "MMC", "0x000015"), "Samsung");
+	CHECK_STR(maker(d, "MMC", "0x000090"), "Hynix");
+	CHECK_STR(maker(d, "MMC", "0x0000fe"), "Numonyx (Micron)");
+	CHECK_STR(maker(d, "SD", "0x00009f"), "Kingston");
+	/* the ID spaces of SD and MMC are apart: 0x15 of an SD card is not Samsung's */
+	CHECK_STR(maker(d, "SD", "0x000015"), "unknown");
+	CHECK_STR(maker(d, "MMC", "0x000003"), "unknown");
+	CHECK_STR(maker(d, "SD", "0x00zz"), "unknown");
+	CHECK_STR(maker(d, "SD", NULL), "unknown");	/* no manfid at all */
+}
+
 int main(void)
 {
 	struct devinfo *d = calloc(1, sizeof(*d));
@@ -145,6 +196,7 @@ int main(void)
 	sdxc_card(d);
 	sd_without_status(d);
 	emmc(d);
+	manufacturers(d);
 	queues(d);
 	full(d);
 	free(d);
