@@ -193,6 +193,11 @@ static bool has_argument(char **tok, size_t n, size_t from)
 	return false;
 }
 
+bool so_command_at(char **tok, size_t n, size_t i)
+{
+	return is_flashbench(tok[i]) && has_argument(tok, n, i + 1);
+}
+
 bool so_command(char **tok, size_t n, struct so_line *o)
 {
 	if (n == 0)

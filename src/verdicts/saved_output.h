@@ -77,7 +77,8 @@ struct so_line {
 	unsigned fat_nr;	/* --fat-nr=N */
 	uint64_t erase;		/* --erasesize=N */
 	uint64_t blocksize;	/* --blocksize=N */
-	/* SO_ALIGN: a restored unit or the inconsistency; SO_STOPPED: why */
+	/* SO_ALIGN: a restored unit or the inconsistency; SO_STOPPED: why;
+	 * SO_INTERRUPT: the shell's message ("Terminated ...") */
 	char note[160];
 };
 
@@ -99,6 +100,8 @@ void so_classify(const char *line, struct so_line *out);
  * false when tok[] is none of them.
  */
 bool so_command(char **tok, size_t n, struct so_line *o);
+/* Does a flashbench command line start at tok[i] ("./flashbench" and an option)? */
+bool so_command_at(char **tok, size_t n, size_t i);
 /* Check an align row's diff; restore a unit lost in copying. tok: the
  * four time fields as printed (pre, on, post, diff). */
 int so_align_times(char *const tok[4], struct so_line *o);
