@@ -175,14 +175,10 @@ static bool header(char **tok, size_t n, struct so_line *o)
 	return true;
 }
 
-bool so_readahead(char **tok, size_t n, bool mark, double *rates, struct so_line *o)
+static bool row(char **tok, size_t n, bool mark, double *rates, struct so_line *o)
 {
 	size_t i = 1, k = 0;
 
-	if (n == 0)
-		return false;
-	if (header(tok, n, o))
-		return true;
 	if (!ra_size(tok[0], &o->size))
 		return false;
 	o->kind = SO_RA_ROW;
@@ -196,6 +192,16 @@ bool so_readahead(char **tok, size_t n, bool mark, double *rates, struct so_line
 	o->nrates = k;
 	o->rate = k ? rates[0] : 0;
 	return k > 0 && i == n;
+}
+
+bool so_readahead(char **tok, size_t n, bool mark, double *rates, struct so_line *o)
+{
+	if (n == 0)
+		return false;
+	if (header(tok, n, o) || row(tok, n, mark, rates, o))
+		return true;
+	memset(o, 0, sizeof(*o));	/* the next reader starts clean */
+	return false;
 }
 
 /* Split s on commas in place, empty fields kept. */
