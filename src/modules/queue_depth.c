@@ -112,6 +112,34 @@ size_t qd_saturation(const struct stats_cmp *cmp, size_t n)
 	return at;
 }
 
+size_t qd_saturation_all(const double (*iops)[FB_MAX_RUNS], const unsigned *done, size_t n,
+			 size_t from, size_t *scatter)
+{
+	size_t at;
+	double best = 0;
+	struct stats_cmp c;
+
+	*scatter = n;
+	for (at = from; at + 1 < n; at++) {
+		bool beaten = false;
+
+		for (size_t j = at + 1; j < n && !beaten; j++) {
+			stats_compare(iops[at], done[at], iops[j], done[j], &c);
+			beaten = c.verdict == STATS_SIGNIFICANT && c.change_pct > 0;
+		}
+		if (!beaten)
+			break;
+	}
+	for (size_t j = at + 1; j < n; j++) {
+		stats_compare(iops[at], done[at], iops[j], done[j], &c);
+		if (c.change_pct > QD_SCATTER_PCT && c.change_pct > best) {
+			best = c.change_pct;
+			*scatter = j;
+		}
+	}
+	return at;
+}
+
 /* The measurements of a sweep. */
 struct qd_sweep {
 	const struct fb_opts *o;
@@ -272,13 +300,33 @@ static void qd_row(const struct qd_sweep *s, size_t i)
 		{ .list = { s->iops[i], m } } });
 }
 
+/*
+ * A deeper depth reads far more than the saturation depth, by its
+ * median, but its runs scatter too much to call it a rise: the verdict
+ * says the runs disagree instead of naming a depth the table contradicts.
+ */
+static void qd_scatter(const struct qd_sweep *s, size_t at, size_t j)
+{
+	double a = stats_median(s->iops[at], s->done[at]), b = stats_median(s->iops[j], s->done[j]);
+
+	out_verdict(&(struct out_verdict){ .label = "queue-depth", .name = "saturation_depth",
+					   .result = "uncertain" },
+		    "the runs disagree: %s depth %u, but depth %u reads %.1fx depth %u by the "
+		    "median (runs %.0f..%.0f IOPS vs %.0f..%.0f), too scattered to call a rise; "
+		    "measure again with more --runs",
+		    at ? "throughput rises significantly up to" : "no significant rise from",
+		    qd.depth[at], qd.depth[j], b / a, qd.depth[at],
+		    stats_min(s->iops[j], s->done[j]), stats_max(s->iops[j], s->done[j]),
+		    stats_min(s->iops[at], s->done[at]), stats_max(s->iops[at], s->done[at]));
+}
+
 /* One line per adjacent pair, then where the rise ends. */
 static void qd_steps(const struct qd_sweep *s, size_t rows)
 {
 	struct stats_cmp c[QD_MAX_DEPTHS];
 	struct step_cell cell[QD_MAX_DEPTHS] = { { 0 } };
 	uint64_t key[QD_MAX_DEPTHS] = { 0 };
-	size_t at;
+	size_t at, sc;
 
 	for (size_t i = 0; i < rows; i++) {
 		cell[i] = (struct step_cell){ s->iops[i], s->done[i] };
@@ -291,8 +339,11 @@ static void qd_steps(const struct qd_sweep *s, size_t rows)
 			return;
 	if (rows < 2)
 		return;
-	at = qd_saturation(c, rows);
-	if (at == rows - 1)
+	at = qd_saturation_all((const double (*)[FB_MAX_RUNS])s->iops, s->done, rows,
+			       qd_saturation(c, rows), &sc);
+	if (sc < rows)
+		qd_scatter(s, at, sc);
+	else if (at == rows - 1)
 		out_verdict(&(struct out_verdict){ .label = "queue-depth", .name = "saturation_depth",
 						   .result = "rising", .has_value = true,
 						   .value = qd.depth[at], .unit = "count" },

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/opts.h"
 #include "core/stats.h"
 
 #define QD_MAX_DEPTHS	32	/* depths in one sweep */
@@ -37,5 +38,19 @@ int qd_parse_list(const char *s, unsigned *depth, size_t *n, char *err, size_t l
  * significant rise (still rising at the deepest depth measured).
  */
 size_t qd_saturation(const struct stats_cmp *cmp, size_t n);
+
+/*
+ * The same judged against every deeper depth, not only the next: the
+ * smallest depth i that no deeper depth beats significantly
+ * (stats_compare of depth i's runs with depth j's), so that a climb of
+ * steps each "within noise" is still a rise. iops[i][0..done[i]-1]: the
+ * runs of depth i; from: where the adjacent steps put it (qd_saturation),
+ * which a deeper rise only moves on. *scatter: a deeper depth whose median is more than
+ * QD_SCATTER_PCT above the saturation depth's but whose runs scatter too
+ * much to call that a rise -- the runs disagree (n: none).
+ */
+#define QD_SCATTER_PCT 25.0
+size_t qd_saturation_all(const double (*iops)[FB_MAX_RUNS], const unsigned *done, size_t n,
+			 size_t from, size_t *scatter);
 
 #endif

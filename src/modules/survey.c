@@ -12,8 +12,23 @@
 
 #include "core/engine.h"
 #include "core/units.h"
+#include "modules/align.h"
 #include "modules/test.h"
 #include "verdicts/facts.h"
+#include "verdicts/verdict_align.h"
+
+/*
+ * The block size of the survey's -a when --blocksize is not given: small
+ * enough that its rows reach below the page (a 4KiB or 16KiB page needs
+ * rows of 2KiB..8KiB to show the floor under it), so that the page is
+ * named and the ext4 stride and FAT cluster advice rest on it, not on an
+ * assumption. At least twice the sector (-a reads half a block on each
+ * side of a boundary). The open-AU searches keep the default block size.
+ */
+#define SURVEY_ALIGN_BS 1024u
+
+/* survey_check took -a over (see survey_prepare); was --erasesize given? */
+static bool survey_runs_align, survey_erase_given;
 
 extern const struct fb_test test_align, test_find_fat, test_find_open_au, test_advise;
 
@@ -87,14 +102,65 @@ static int survey_run(const struct fb_opts *o, struct target *t)
 	return test_find_fat.run(&left, t);
 }
 
-/* Both searches in one run: --random would make the linear one random too. */
+/*
+ * Both searches in one run: --random would make the linear one random too.
+ * The survey runs -a itself, before the searches, with a block size small
+ * enough to see the page; without --erasesize, --find-open-au's
+ * preparation would run it with the search's block size instead: the
+ * erase size is marked given here (that preparation then leaves it
+ * alone), and set back to what the user gave once survey_prepare has
+ * measured it.
+ */
 static int survey_check(struct fb_opts *o, char *err, size_t len)
 {
-	if (!o->random)
+	if (o->random) {
+		snprintf(err, len, "--survey: runs the open-AU search both linear and random; "
+			 "--random has no place in it");
+		return FB_EUSAGE;
+	}
+	survey_runs_align = true;
+	survey_erase_given = o->erasesize_set;
+	o->erasesize_set = true;
+	return FB_OK;
+}
+
+static bool survey_measures_first(const struct fb_opts *o)
+{
+	(void)o;
+	return survey_runs_align;
+}
+
+/* -a with a block size that sees the page, then its erase size for the searches. */
+static int survey_prepare(struct fb_opts *o, struct target *t)
+{
+	const struct va_verdict *v;
+	struct fb_opts a = *o;
+	int r;
+
+	if (!survey_runs_align)
 		return FB_OK;
-	snprintf(err, len, "--survey: runs the open-AU search both linear and random; "
-		 "--random has no place in it");
-	return FB_EUSAGE;
+	survey_runs_align = false;
+	o->erasesize_set = survey_erase_given;	/* --advise tells given from measured */
+	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
+	if (!o->blocksize_set)
+		a.blocksize = SURVEY_ALIGN_BS < 2 * t->sector ? 2 * t->sector : SURVEY_ALIGN_BS;
+	out_test_begin(test_align.name);
+	r = align_run(&a, t);
+	v = vf_align_verdict();
+	if (r == FB_EINTR || fb_stop)
+		return FB_EINTR;	/* run.c ends the section with the interruption */
+	out_test_end(r == FB_OK ? "done" : "failed", NULL);
+	if (r != FB_OK || survey_erase_given)
+		return r;
+	if (!v || v->erase_state != VA_FOUND) {
+		fprintf(stderr, "flashbench: --survey: the align verdict found no erase block "
+			"size; give --erasesize\n");
+		return FB_EDEV;
+	}
+	o->erasesize = v->erase;
+	if (!o->offset_set)
+		o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
+	return FB_OK;
 }
 
 /* The erase blocks of both open-AU searches and of find-fat. */
@@ -124,6 +190,8 @@ const struct fb_test test_survey = {
 	.selects = (const struct fb_test *const[]){ &test_align, &test_find_open_au, &test_advise,
 						    NULL },
 	.check = survey_check,
+	.prepare = survey_prepare,
+	.measures_first = survey_measures_first,
 	.regions = survey_regions,
 	.run = survey_run,
 };

@@ -16,6 +16,8 @@
 #include "core/out.h"
 #include "core/opts.h"
 #include "verdicts/analyze.h"
+#include "verdicts/analyze_lines.h"
+#include "verdicts/analyze_readahead.h"
 #include "verdicts/facts.h"
 #include "verdicts/saved_output.h"
 #include "core/units.h"
@@ -24,12 +26,11 @@
 #include "verdicts/verdict_openau.h"
 #include "verdicts/verdict_sweep.h"
 
-enum { RUN_NONE, RUN_ALIGN, RUN_OPEN_AU, RUN_FIND_FAT };
+enum { RUN_NONE, RUN_ALIGN, RUN_OPEN_AU, RUN_FIND_FAT, RUN_READAHEAD };
 
 /* The original's default --blocksize, and ours. */
 #define AN_DEFAULT_BS 16384
 #define AN_NOTES 4
-#define AN_SKIP_RANGES 8
 
 struct an {
 	/* the run being read */
@@ -40,6 +41,7 @@ struct an {
 	struct oa_run agg, slowest;
 	bool all_slowest;
 	struct oa_run *cols;		/* find-fat: one per erase block */
+	struct an_ra ra;		/* readahead */
 	size_t ncol;
 	bool interrupted, stopped;
 	bool by_signal;		/* interrupted in a live run of this tool */
@@ -49,13 +51,15 @@ struct an {
 	struct so_line ctx, said;
 	/* the line being read */
 	unsigned long long line;
-	bool line_used, line_skipped;
+	bool line_used, line_skipped, line_cmd, line_rows;
+	enum al_why line_why;
+	char shell[96];		/* the shell's message that ended the run */
 	/* totals */
 	unsigned runs;
-	unsigned long long used, skipped;
-	unsigned long long skip_from[AN_SKIP_RANGES], skip_to[AN_SKIP_RANGES];
-	size_t nskip;
-	bool more_skips;
+	struct an_lines lines;
+	unsigned long long pending;	/* a command line no table has followed yet */
+	uint64_t erase[2];		/* the first two --erasesize values of open-au runs */
+	unsigned erase_run[2];
 	struct oa_bracket br[2];	/* linear, random */
 	unsigned br_runs[2];
 	bool br_probe[2];
@@ -79,6 +83,7 @@ static void start(struct an *a, int kind)
 	oa_init(&a->slowest, a->ctx.erase);
 	a->all_slowest = true;
 	a->interrupted = a->stopped = a->by_signal = false;
+	a->shell[0] = '\0';
 	a->nnotes = a->restored = a->left_out = 0;
 	memset(&a->said, 0, sizeof(a->said));
 }
@@ -126,7 +131,9 @@ static void run_tail(const struct an *a, const struct oa_run *r, char *buf, size
 {
 	char e[FB_FMT_LEN], b[FB_FMT_LEN];
 
-	snprintf(buf, len, "%s%s", a->interrupted ? ", interrupted" : "",
+	snprintf(buf, len, "%s%s%s%s%s", a->interrupted ? ", interrupted" : "",
+		 a->interrupted && a->shell[0] ? " (the shell: " : "",
+		 a->interrupted ? a->shell : "", a->interrupted && a->shell[0] ? ")" : "",
 		 a->stopped ? ", stopped early" : "");
 	if (r && !a->interrupted && !a->stopped && cut_off(a, r))
 		snprintf(buf, len, ", cut off? (ends at %s; %s %s)",
@@ -200,6 +207,12 @@ static void finish_open_au(struct an *a)
 	}
 	if (nr)
 		snprintf(n, sizeof(n), "%u erase block%s", nr, nr == 1 ? "" : "s");
+	for (int k = 0; k < 2 && a->ctx.erase; k++)
+		if (!a->erase[k] || a->erase[k] == a->ctx.erase) {
+			a->erase_run[k] = a->erase[k] ? a->erase_run[k] : a->runs;
+			a->erase[k] = a->ctx.erase;
+			break;
+		}
 	run_tail(a, r, tail, sizeof(tail));
 	out_note("run %u (line %llu): open-au, %s, %s, %zu line%s%s", a->runs, a->first_line, n,
 		 !mode_said(a) ? "mode not said (read as linear)" : random ? "random" : "linear",
@@ -248,10 +261,14 @@ static void finish(struct an *a)
 {
 	if (a->kind == RUN_OPEN_AU && a->said.is_find_fat && !a->ctx.is_open_au)
 		open_au_as_find_fat(a);
-	if (a->kind != RUN_NONE && (a->nrows || a->agg.n || (a->ncol && a->cols[0].n))) {
+	if (a->kind != RUN_NONE && (a->nrows || a->agg.n || (a->ncol && a->cols[0].n) ||
+				    (a->kind == RUN_READAHEAD && a->ra.t.n))) {
 		a->runs++;
 		if (a->kind == RUN_ALIGN)
 			finish_align(a);
+		else if (a->kind == RUN_READAHEAD)
+			/* Our direct sweep sizes requests; the others a readahead window. */
+			anr_finish(&a->ra, a->runs, !a->ctx.is_readahead || a->ctx.buffered);
 		else if (a->kind == RUN_OPEN_AU)
 			finish_open_au(a);
 		else
@@ -280,6 +297,7 @@ static void on_align(struct an *a, const struct so_line *l)
 	if (l->check == SO_INCONSISTENT) {
 		a->left_out++;
 		a->line_skipped = true;
+		a->line_why = AL_ROW;
 		note(a, "left out: ", l->note);
 		return;
 	}
@@ -323,6 +341,7 @@ static int rate_run(struct an *a, const struct so_line *l, int kind)
 			note(a, "left out: ", "a row with another number of columns than the table");
 			a->left_out++;
 			a->line_skipped = true;
+			a->line_why = AL_ROW;
 			return -1;
 		}
 		return 0;
@@ -356,6 +375,40 @@ static void on_rate(struct an *a, const struct so_line *l)
 		a->all_slowest = false;
 }
 
+/* A readahead table's header: a table starts (its runs said). */
+static void on_ra_header(struct an *a, const struct so_line *l)
+{
+	finish(a);
+	start(a, RUN_READAHEAD);
+	anr_start(&a->ra, l->runs, a->line);
+}
+
+/* A row of a readahead table; false when the line is not one. */
+static bool on_ra_row(struct an *a, const struct so_line *l)
+{
+	int r = 0;
+
+	/* Numbers without a unit are a readahead row only inside its table. */
+	if (l->bare && a->kind != RUN_READAHEAD && !a->ctx.is_readahead)
+		return false;
+	if (a->kind == RUN_READAHEAD && (r = anr_row(&a->ra, l, a->line)) == 0)
+		return true;
+	if (r == -1) {
+		note(a, "left out: ", "a row with another number of runs than the table");
+		return false;
+	}
+	/* A new table: from the top again, or after another kind of run. */
+	r = a->kind == RUN_READAHEAD ? (int)a->ra.header_runs : 0;
+	finish(a);
+	start(a, RUN_READAHEAD);
+	anr_start(&a->ra, (unsigned)r, 0);
+	if (anr_row(&a->ra, l, a->line) < 0) {
+		note(a, "left out: ", "a row with another number of runs than the table");
+		return false;
+	}
+	return true;
+}
+
 static void on_record(void *ctx, const struct so_line *l)
 {
 	struct an *a = ctx;
@@ -369,8 +422,16 @@ static void on_record(void *ctx, const struct so_line *l)
 	case SO_COMMAND:
 		finish(a);
 		a->ctx = *l;
+		if (l->is_flashbench) {
+			if (a->pending)
+				al_skip(&a->lines, a->pending, AL_COMMAND);
+			a->pending = 0;
+			a->line_cmd = true;
+		}
 		break;
 	case SO_INTERRUPT:
+		if (a->kind != RUN_NONE && l->note[0])
+			snprintf(a->shell, sizeof(a->shell), "%.90s", l->note);
 		a->interrupted = a->kind != RUN_NONE;
 		a->by_signal = a->interrupted && l->is_flashbench;
 		break;
@@ -386,60 +447,60 @@ static void on_record(void *ctx, const struct so_line *l)
 		break;
 	case SO_ALIGN:
 		on_align(a, l);
+		a->line_rows = true;
 		break;
 	case SO_RATE:
 		on_rate(a, l);
+		a->line_rows = true;
+		break;
+	case SO_RA_HEADER:
+		on_ra_header(a, l);
+		break;
+	case SO_RA_ROW:
+		if (!on_ra_row(a, l)) {
+			a->line_skipped = true;
+			a->line_why = l->bare ? AL_TEXT : AL_ROW;
+			return;
+		}
+		a->line_rows = true;
 		break;
 	}
+	/* A table follows the command line waiting for one. */
+	if (a->line_rows && a->pending) {
+		al_used(&a->lines);
+		a->pending = 0;
+	}
 	a->line_used = true;
-}
-
-static void count_skip(struct an *a)
-{
-	a->skipped++;
-	if (a->nskip && a->skip_to[a->nskip - 1] + 1 == a->line)
-		a->skip_to[a->nskip - 1] = a->line;
-	else if (a->nskip < AN_SKIP_RANGES) {
-		a->skip_from[a->nskip] = a->skip_to[a->nskip] = a->line;
-		a->nskip++;
-	} else
-		a->more_skips = true;
 }
 
 static void on_line(struct an *a, const struct ai_input *in)
 {
 	a->line = in->line;
-	a->line_used = a->line_skipped = false;
+	a->line_used = a->line_skipped = a->line_cmd = a->line_rows = false;
+	a->line_why = AL_TEXT;
 	if (in->cut || in->nul) {
 		a->line_skipped = true;	/* not a line of saved output */
+		a->line_why = AL_NOT_TEXT;
 	} else {
 		so_scan(in->buf, on_record, a);
 	}
 	if (a->line_skipped)
-		count_skip(a);
+		al_skip(&a->lines, a->line, a->line_why);
+	else if (a->line_cmd && !a->line_rows)
+		a->pending = a->line;	/* used if a table follows it */
 	else if (a->line_used)
-		a->used++;
+		al_used(&a->lines);
 }
 
-/* "19 of 22 lines used, 3 skipped (lines 1-3)" */
-static void summary(const struct an *a)
+/* Open-AU runs of one card measured with two erase sizes do not compare. */
+static void erase_sizes(const struct an *a)
 {
-	char list[256] = "";
-	size_t len = 0;
-	bool one = a->nskip == 1 && a->skip_from[0] == a->skip_to[0];
+	char x[FB_FMT_LEN], y[FB_FMT_LEN];
 
-	for (size_t i = 0; i < a->nskip && len < sizeof(list); i++) {
-		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%llu", i ? ", " : "",
-					a->skip_from[i]);
-		if (a->skip_to[i] != a->skip_from[i] && len < sizeof(list))
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "-%llu", a->skip_to[i]);
-	}
-	if (a->nskip)
-		out_note("analyze: %llu of %llu lines used, %llu skipped (line%s %s%s)", a->used,
-			 a->used + a->skipped, a->skipped, one ? "" : "s", list,
-			 a->more_skips ? ", ..." : "");
-	else
-		out_note("analyze: %llu of %llu lines used, 0 skipped", a->used, a->used);
+	if (a->erase[1])
+		out_note("analyze: the runs used two different --erasesize values: %s (from run %u) "
+			 "and %s (from run %u)", fmt_size(x, sizeof(x), a->erase[0]), a->erase_run[0],
+			 fmt_size(y, sizeof(y), a->erase[1]), a->erase_run[1]);
 }
 
 static void conclude(struct an *a, const struct ai_input *in)
@@ -452,9 +513,13 @@ static void conclude(struct an *a, const struct ai_input *in)
 	if (in->stop[0])
 		out_note("analyze: stopped reading at line %llu: %s; this is not saved output",
 			 in->line, in->stop);
+	erase_sizes(a);
 	if (a->runs == 0)
-		out_note("analyze: no align, open-au or find-fat table found in %s", in->path);
-	summary(a);
+		out_note("analyze: no align, open-au, find-fat or readahead table found in %s",
+			 in->path);
+	if (a->pending)
+		al_skip(&a->lines, a->pending, AL_COMMAND);
+	al_summary(&a->lines);
 }
 
 /* Read it all and print the verdicts. FB_OK, or FB_EDEV: no run, or a read error. */
@@ -470,10 +535,8 @@ int analyze_input(struct ai_input *in)
 	oa_bracket_init(&a->br[1]);
 	while (ai_next(in) > 0)
 		on_line(a, in);
-	if (in->stop[0]) {
-		a->line = in->line;	/* the line that made it stop */
-		count_skip(a);
-	}
+	if (in->stop[0])
+		al_skip(&a->lines, in->line, AL_NOT_TEXT);	/* the line that made it stop */
 	conclude(a, in);
 	r = a->runs && !in->err ? FB_OK : FB_EDEV;
 	if (in->err)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "verdicts/saved_output.h"
+#include "verdicts/saved_readahead.h"
 
 struct scan {
 	so_record_fn *fn;
@@ -161,14 +162,106 @@ static bool rows(struct scan *sc, char **tok, size_t n, bool send)
 	return n > 0;
 }
 
+/* Where a row starts: "align B pre ..." or "SIZE RATE". */
+static bool row_start(char **tok, size_t n, size_t i)
+{
+	uint64_t size;
+	double r;
+
+	if (strcmp(tok[i], "align") == 0)
+		return i + 1 < n && so_parse_size(tok[i + 1], &size) == 0;
+	return i + 1 < n && row_size(tok[i], &size) && so_parse_rate(tok[i + 1], &r) == 0;
+}
+
+/* A shell's word for a job it ended: the run above was stopped by hand. */
+static bool shell_end(const char *t)
+{
+	static const char *const words[] = { "Terminated", "Killed", "Interrupt", "Hangup",
+					     "Aborted", "Stopped" };
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strncmp(t, words[i], strlen(words[i])) == 0)
+			return true;
+	return false;
+}
+
+/* "Terminated (was running ...)": the run above ended by hand. */
+static void emit_shell_end(struct scan *sc, const char *word)
+{
+	struct so_line l;
+
+	memset(&l, 0, sizeof(l));
+	l.kind = SO_INTERRUPT;
+	snprintf(l.note, sizeof(l.note), "%.40s", word);
+	emit(sc, &l);
+}
+
+/* The records of tok[*i..end), as far as they go; false when none. */
+static bool records(struct scan *sc, char **tok, size_t end, size_t *i, bool send)
+{
+	size_t from = *i;
+
+	while (*i < end) {
+		struct so_line l;
+		size_t at = *i;
+
+		memset(&l, 0, sizeof(l));
+		if (!(strcmp(tok[at], "align") == 0 ? align_record(tok, end, i, &l)
+						    : rate_record(sc, tok, end, i, &l)))
+			break;
+		if (send)
+			emit(sc, &l);
+	}
+	return *i > from;
+}
+
+/*
+ * A line as mail archives keep a terminal session: each run's prompt and
+ * command and then its rows, run together ("@15:21:05 # ./flashbench
+ * --open-au ... 4MiB 6.9M/s 2MiB 5.14M/s ... @17:58:45 # ./flashbench
+ * ..."), perhaps ended by the shell's "Terminated (...)". The words
+ * between a run's last row and the next command are its prompt. True
+ * when some command on the line has rows after it.
+ */
+static bool session(struct scan *sc, char **tok, size_t n, bool send)
+{
+	size_t c = 0, any = 0;
+
+	while (c < n && !so_command_at(tok, n, c))
+		c++;
+	while (c < n) {
+		size_t r = c + 1, next, e;
+		struct so_line l;
+
+		while (r < n && !row_start(tok, n, r) && !(r > c + 1 && so_command_at(tok, n, r)))
+			r++;
+		memset(&l, 0, sizeof(l));
+		if (send && so_command(tok + c, r - c, &l))
+			emit(sc, &l);
+		e = r;
+		if (r < n && !so_command_at(tok, n, r) && records(sc, tok, n, &e, send))
+			any++;
+		for (next = e; next < n && !so_command_at(tok, n, next); next++)
+			;
+		if (next == n && e < n && shell_end(tok[e]) && send)
+			emit_shell_end(sc, tok[e]);
+		c = next;
+	}
+	return any > 0;
+}
+
 /* One piece of a line (a "^C" cuts a line in two). */
 static void piece(struct scan *sc, char *s, bool quiet_blank)
 {
 	char **tok;
 	size_t n, room;
 	struct so_line l;
+	bool mark;
 
-	s = unwrap(s);
+	/* A readahead table's "==>" (seed 001), which unwrap() would eat as quoting. */
+	s += strspn(s, "> \t");
+	mark = strncmp(s, "==>", 3) == 0;
+	s = unwrap(s + (mark ? 3 : 0));
 	if (*s == '\0' || decoration(s)) {
 		if (!quiet_blank)
 			emit_kind(sc, SO_BLANK);
@@ -194,9 +287,20 @@ static void piece(struct scan *sc, char *s, bool quiet_blank)
 		return;
 	}
 	sc->rates = (double *)(tok + room);
+	if (so_readahead_csv(s, sc->rates, room, &l)) {
+		emit(sc, &l);
+		free(tok);
+		return;
+	}
 	n = split(s, tok);
-	if (rows(sc, tok, n, false))
+	if (!mark && rows(sc, tok, n, false))
 		rows(sc, tok, n, true);
+	else if (so_readahead(tok, n, mark, sc->rates, &l) || so_readahead_ours(tok, n, &l))
+		emit(sc, &l);
+	else if (session(sc, tok, n, false))
+		session(sc, tok, n, true);
+	else if (n && shell_end(tok[0]) && (n == 1 || tok[1][0] == '('))
+		emit_shell_end(sc, tok[0]);
 	else if (so_command(tok, n, &l))
 		emit(sc, &l);
 	else

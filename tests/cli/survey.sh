@@ -14,12 +14,30 @@ ok "sd: the order" [ "$(grep -nE '^verdict: open AUs \(linear\)|^verdict: open A
 	"$(grep -nE '^verdict: open AUs \(linear\)|^verdict: open AUs \(random\)|^verdict: FAT-|^start=' <<<"$OUT" | cut -d: -f1 | sort -n | tr '\n' ' ')" ]
 ok "sd: the advice uses both counts" grep -qx 'advice: open AUs (random): 3 fast, 4 slow' <<<"$OUT"
 ok "sd: the sfdisk line" grep -qx 'start=8192, size=8380416, type=L' <<<"$OUT"
+# Issue 20: -a runs with 1KiB blocks, small enough to see the 16KiB page, so the
+# ext4 stride and FAT cluster advice rest on it; the searches keep 16KiB blocks.
+ok "sd: -a reaches below the page" grep -qE '^align 2048	' <<<"$OUT"
+ok "sd: the page named" grep -q '^verdict: page 16KiB (' <<<"$OUT"
+ok "sd: advice: page named, not assumed" grep -qx 'advice: page 16KiB: named by the align verdict' <<<"$OUT"
+ok "sd: ext4 stride from the page" grep -q '^advice: ext4 stride 4: the 16KiB page in 4KiB blocks' <<<"$OUT"
+ok "sd: FAT cluster from the page" grep -q '^advice: FAT cluster 16KiB: the page' <<<"$OUT"
+ok "sd: the searches keep 16KiB blocks" [ "$(grep -c '^find-open-au: erase block 4MiB, block size 16KiB, ' <<<"$OUT")" -eq 2 ]
+ok "sd: the erase size still measured, not given" grep -qx 'advice: erase block 4MiB: named by the align verdict' <<<"$OUT"
+# A --blocksize given is the user's, for -a too.
+expect_status 0 "sd -b 16K" "$FB" --survey -b 16K sim:
+ok "-b 16K: -a ends at 32KiB, as asked" [ "$(grep -E '^align [0-9]+	' <<<"$OUT" | awk '{print $2}' | sort -n | head -1)" = 32768 ]
+# With --erasesize given, -a still sees the page, and the erase size stays the one given.
+expect_status 0 "sd -e 4M" "$FB" --survey -e 4M sim:
+ok "-e 4M: the page named" grep -q '^verdict: page 16KiB (' <<<"$OUT"
+ok "-e 4M: -a once" [ "$(grep -c '^verdict: erase block ' <<<"$OUT")" -eq 1 ]
+ok "-e 4M: the erase size given" grep -qx 'advice: erase block 4MiB: as --erasesize says' <<<"$OUT"
 # 3 x 2^n: 6MiB erase blocks; the partition starts on one.
 expect_status 0 "tlc" "$FB" --survey sim:tlc
 ok "tlc: 6MiB" grep -qx 'advice: erase block 6MiB: named by the align verdict' <<<"$OUT"
 ok "tlc: counts" grep -qx 'verdict: open AUs (linear): 4 fast, 5 slow' <<<"$OUT"
 ok "tlc: random counts" grep -qx 'verdict: open AUs (random): 2 fast, 3 slow' <<<"$OUT"
 ok "tlc: start at 6MiB" grep -qx 'start=12288, size=12570624, type=L' <<<"$OUT"
+ok "tlc: the page named" grep -q '^verdict: page 16KiB (' <<<"$OUT"
 # A FAT-optimised area is found by find-fat --random within the survey, and the
 # layout starts after it.
 expect_status 0 "fat" "$FB" --survey sim:fat

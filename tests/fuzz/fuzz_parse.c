@@ -14,6 +14,7 @@
 
 #include "core/parse.h"
 #include "verdicts/saved_output.h"
+#include "verdicts/saved_readahead.h"
 #include "sim/sim_spec.h"
 
 static void check_size(const char *s)
@@ -69,7 +70,17 @@ static void check_spec(const char *s)
 static void check_record(void *ctx, const struct so_line *l)
 {
 	(void)ctx;
-	if (l->kind > SO_OURS)
+	if (l->kind > SO_RA_ROW)
+		abort();
+	/* a readahead row: 1..SR_MAX_RUNS rates, each measured (>= 0, finite) or NaN ("-") */
+	if (l->kind == SO_RA_ROW) {
+		if (l->nrates == 0 || l->nrates > SR_MAX_RUNS || l->size == 0)
+			abort();
+		for (size_t i = 0; i < l->nrates; i++)
+			if (!isnan(l->rates[i]) && (!(l->rates[i] >= 0) || !isfinite(l->rates[i])))
+				abort();
+	}
+	if (l->kind == SO_RA_HEADER && (l->runs == 0 || l->runs > 2 * SR_MAX_RUNS + 64))
 		abort();
 	if (l->kind == SO_ALIGN && (!isfinite(l->pre) || !isfinite(l->on) || !isfinite(l->post) ||
 				    !isfinite(l->diff) || l->boundary == 0))

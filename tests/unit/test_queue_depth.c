@@ -105,8 +105,64 @@ static void saturation_rules(void)
 	CHECK(qd_saturation(c, 1) == 0);
 }
 
+/*
+ * Issue 20: each step "within noise", yet depth 32 measures 2.5x depth 2:
+ * judged against every deeper depth, the rise goes on past 2; and a deep
+ * depth whose median is far above but whose runs scatter is named.
+ */
+static void saturation_against_deeper(void)
+{
+	/* depths 1, 2, 4, 8, 16, 32: medians 100 120 150 190 240 300, runs +-12% */
+	static const double climb[6][FB_MAX_RUNS] = {
+		{ 100, 88, 112 }, { 120, 106, 134 }, { 150, 132, 168 }, { 190, 167, 213 },
+		{ 240, 211, 269 }, { 300, 264, 336 } };
+	static const double scattered[3][FB_MAX_RUNS] = {
+		{ 1000, 1010, 990 }, { 1005, 1020, 995 }, { 2500, 1000, 4000 } };
+	const unsigned done[6] = { 3, 3, 3, 3, 3, 3 };
+	struct stats_cmp c[5];
+	size_t sc, at;
+
+	for (size_t i = 0; i < 5; i++)
+		stats_compare(climb[i], 3, climb[i + 1], 3, &c[i]);
+	for (size_t i = 0; i < 5; i++)
+		CHECK(c[i].verdict != STATS_SIGNIFICANT);	/* every step alone: noise */
+	CHECK(qd_saturation(c, 6) == 0);			/* the old reading: no rise */
+	at = qd_saturation_all(climb, done, 6, qd_saturation(c, 6), &sc);
+	CHECK(at >= 3 && sc == 6);				/* 2.5x is a rise */
+	at = qd_saturation_all(scattered, done, 3, 0, &sc);
+	CHECK(at == 0 && sc == 2);	/* 2.5x by the median, runs 1000..4000: they disagree */
+	/* the adjacent rule's depth is kept when nothing deeper beats it */
+	at = qd_saturation_all(climb, done, 6, 5, &sc);
+	CHECK(at == 5 && sc == 6);
+}
+
+/* The channel trials again, judged against every deeper depth. */
+static void saturation_all_on_channels(void)
+{
+	const unsigned depth[] = { 1, 2, 4, 8, 16, 32 }, done[6] = { 3, 3, 3, 3, 3, 3 };
+	unsigned seed = 4242, wrong = 0;
+
+	for (unsigned trial = 0; trial < 200; trial++) {
+		double iops[6][FB_MAX_RUNS];
+		struct stats_cmp c[5];
+		size_t sc;
+
+		for (unsigned i = 0; i < 6; i++)
+			for (unsigned j = 0; j < 3; j++)
+				iops[i][j] = 1000.0 * (depth[i] < 4 ? depth[i] : 4) *
+					     (1 + 0.02 * gauss(&seed));
+		for (unsigned i = 0; i < 5; i++)
+			stats_compare(iops[i], 3, iops[i + 1], 3, &c[i]);
+		wrong += qd_saturation_all((const double (*)[FB_MAX_RUNS])iops, done, 6,
+					   qd_saturation(c, 6), &sc) != 2 || sc != 6;
+	}
+	CHECK(wrong <= 200 / 10);
+}
+
 int main(void)
 {
+	saturation_against_deeper();
+	saturation_all_on_channels();
 	lists();
 	saturation_rules();
 	saturation_on_channels();

@@ -206,8 +206,39 @@ static void bounds(void)
 	CHECK(near(so_round_rate(5.987e6), 5.99e6));
 }
 
+/* A terminal session as a mail archive keeps it (seed 000): prompt, command, rows, next prompt. */
+static void session(void)
+{
+	struct got *g;
+
+	g = scan("@15:21:05 # ./flashbench --open-au --open-au-nr=16 --erasesize=$[8 * 512 * 1024] "
+		 "/dev/sdd --blocksize=512 4MiB 6.9M/s 2MiB 5.14M/s 1MiB 4.65M/s @17:58:45 # "
+		 "./flashbench --open-au --open-au-nr=20 --erasesize=$[8 * 512 * 1024] /dev/sdd "
+		 "--blocksize=512 4MiB 4.54M/s 2MiB 4.98M/s Terminated (was running from 1800 "
+		 "overnight until 1042, so I killed it)");
+	CHECK(g->n == 8);
+	CHECK(g->l[0].kind == SO_COMMAND && g->l[0].is_flashbench && g->l[0].nr == 16);
+	CHECK(g->l[0].erase == 4 * MiB && g->l[0].blocksize == 512 && !g->l[0].random);
+	CHECK(g->l[1].kind == SO_RATE && g->l[1].size == 4 * MiB && g->l[1].rate == 6.9e6);
+	CHECK(g->l[3].kind == SO_RATE && g->l[3].size == 1 * MiB && g->l[3].rate == 4.65e6);
+	CHECK(g->l[4].kind == SO_COMMAND && g->l[4].nr == 20 && g->l[4].erase == 4 * MiB);
+	CHECK(g->l[6].kind == SO_RATE && g->l[6].size == 2 * MiB && g->l[6].rate == 4.98e6);
+	CHECK(g->l[7].kind == SO_INTERRUPT && strcmp(g->l[7].note, "Terminated") == 0);
+	g = scan("@10:58:54 # ./flashbench --open-au --open-au-nr=1 --erasesize=$[8 * 1024 * 1024] "
+		 "/dev/sdd --blocksize=512 --random 8MiB 7.11M/s 4MiB 21.9M/s");
+	CHECK(g->n == 3 && g->l[0].random && g->l[0].erase == 8 * MiB && g->l[2].rate == 21.9e6);
+	/* a command alone is still a command; prose with a command in it is not rows */
+	g = scan("$ ./flashbench --open-au --open-au-nr=2 /dev/sdd");
+	CHECK(g->n == 1 && g->l[0].kind == SO_COMMAND && g->l[0].nr == 2);
+	g = scan("Terminated");
+	CHECK(g->n == 1 && g->l[0].kind == SO_INTERRUPT);
+	g = scan("Terminated by the fact that it was late");
+	CHECK(g->n == 1 && g->l[0].kind == SO_SKIP);
+}
+
 int main(void)
 {
+	session();
 	joined_rows();
 	decorations();
 	lost_units();
