@@ -130,7 +130,8 @@ static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, c
 		snprintf(text, len, "cannot tell: %s -- rerun with --runs=%u", runs, rerun);
 	else
 		snprintf(text, len, "cannot tell: %s -- %s takes no --runs: save %u runs of it in "
-			 "each file (a row repeated in a file is another run)", runs, k->option, rerun);
+			 "each file (text or CSV one after another: a row repeated is another run)", runs,
+			 k->option, rerun);
 	return "cannot_tell";
 }
 
@@ -166,10 +167,12 @@ const char *compare_summary_pairs(const struct ci_kind *k, const struct cp_pair 
 	} else {
 		char range[128];
 
+		const char *what = k->key_type == CK_COUNT ? "depth " : "";
+
 		if (t->first == t->last)
-			snprintf(range, sizeof(range), "at %s", t->first->a->key);
+			snprintf(range, sizeof(range), "at %s%s", what, t->first->a->key);
 		else
-			snprintf(range, sizeof(range), "from %s to %s", t->first->a->key,
+			snprintf(range, sizeof(range), "from %s%s to %s", what, t->first->a->key,
 				 t->last->a->key);
 		snprintf(text, len, "%c is %.1f%% %s %s (%u of %u rows significant%s)", name,
 			 stats_median(t->change, t->nchange), direction(k, t->up ? 1 : -1), range,

@@ -130,7 +130,16 @@ static void data_line(struct ci_input *in, char *line)
 	int kc = column(in, k->key), vc;
 	struct ci_table *t = ci_table_for(in, k);
 
-	if (kc < 0 || (size_t)kc >= n || !t || row_key(t, cell[kc], key, sizeof(key), &order) < 0)
+	if (kc < 0 || (size_t)kc >= n || !t)
+		return;
+	/* Logs written one after another: each starts with its names again. */
+	if (strcmp(cell[kc], k->key) == 0) {
+		for (size_t i = 1; i < n; i++)
+			cell[i][-1] = ',';
+		set_columns(in, line);
+		return;
+	}
+	if (row_key(t, cell[kc], key, sizeof(key), &order) < 0)
 		return;
 	if (k->runs)
 		nv = list_cells(in, cell, n, k->runs, v);

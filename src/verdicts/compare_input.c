@@ -141,8 +141,10 @@ void ci_verdict_line(struct ci_input *in, const char *line)
 	if (!*s || in->nverdicts == CI_MAX_VERDICTS || !(colon = strchr(line, ':')))
 		return;
 	v = &in->verdicts[in->nverdicts++];
+	/* "verdict:" is the test's: the one its command named, or its rows. */
 	if (strncmp(line, "verdict:", 8) == 0)
-		snprintf(v->topic, sizeof(v->topic), "%s", in->topic[0] ? in->topic : "verdict");
+		snprintf(v->topic, sizeof(v->topic), "%s", in->topic[0] ? in->topic
+			 : in->ntables ? in->tables[in->ntables - 1].kind->table : "verdict");
 	else
 		snprintf(v->topic, sizeof(v->topic), "%.*s", (int)(colon - line), line);
 	claim_of(colon + 2, v->claim, sizeof(v->claim));

@@ -56,6 +56,14 @@ static int side_text(char *buf, size_t len, double median, double spread, uint64
 	return snprintf(buf, len, "%10s %7s %4llu", v, s, (unsigned long long)runs);
 }
 
+/* The key column: wide enough for --app-class's figures ("random write 4KiB"). */
+static int key_width(const char *test)
+{
+	const struct ci_kind *k = ci_kind_of(test);
+
+	return k && k->key_type == CK_TEXT ? 17 : 10;
+}
+
 static const char *const judgements[][2] = {
 	{ "significant", "significant" }, { "within_noise", "within noise" },
 	{ "within_spread", "within noise (p < 0.05, but within the spread of the runs)" },
@@ -72,7 +80,8 @@ static void cmp_text(char *line, size_t len, const union out_val *v)
 	side_text(b, sizeof(b), v[F_VALUE].d, v[F_SPREAD].d, v[F_RUNS].u, v[F_UNIT].s);
 	if (isfinite(v[F_CHANGE].d))
 		snprintf(change, sizeof(change), "%+.1f%%", v[F_CHANGE].d);
-	at = (size_t)snprintf(line, len, "%10s  %s  %s  %7s  ", v[F_KEY].s, a, b, change);
+	at = (size_t)snprintf(line, len, "%*s  %s  %s  %7s  ", key_width(v[F_TEST].s), v[F_KEY].s, a,
+			      b, change);
 	if (at >= len)
 		return;
 	for (size_t i = 0; i < sizeof(judgements) / sizeof(judgements[0]); i++)
@@ -119,7 +128,8 @@ static void cmp_header(char *line, size_t len, const union out_val *first)
 {
 	const char *x = first[F_INPUT].s;
 
-	snprintf(line, len, "%10s  %10s %7s %4s  %10s %7s %4s  %7s  judgement", key_name(first[F_TEST].s),
+	snprintf(line, len, "%*s  %10s %7s %4s  %10s %7s %4s  %7s  judgement",
+		 key_width(first[F_TEST].s), key_name(first[F_TEST].s),
 		 "A", "spread", "runs", x, "spread", "runs", "change");
 }
 
@@ -132,8 +142,12 @@ static const struct out_field verdict_fields[] = {
 
 static void verdict_text(char *line, size_t len, const union out_val *v)
 {
-	snprintf(line, len, "%s: A %s, %s %s: %s", v[0].s, v[2].s[0] ? v[2].s : "(none)", v[1].s,
-		 v[3].s[0] ? v[3].s : "(none)", v[4].b ? "same" : "different");
+	if (!v[2].s[0] || !v[3].s[0])
+		snprintf(line, len, "%s: only %s says: %s", v[0].s, v[2].s[0] ? "A" : v[1].s,
+			 v[2].s[0] ? v[2].s : v[3].s);
+	else
+		snprintf(line, len, "%s: A %s, %s %s: %s", v[0].s, v[2].s, v[1].s, v[3].s,
+			 v[4].b ? "same" : "different");
 }
 
 static const struct out_table verdict_table = { "compare-verdicts", verdict_fields, 5,
@@ -266,7 +280,7 @@ static size_t rank_of(const struct ci_input *in, size_t i)
 static void verdict_row(const char *topic, const char *x, const char *ca, const char *cb)
 {
 	out_row(&verdict_table, (union out_val[]){ { .s = topic }, { .s = x }, { .s = ca },
-						   { .s = cb }, { .b = strcmp(ca, cb) == 0 } });
+						   { .s = cb }, { .b = ca[0] && strcmp(ca, cb) == 0 } });
 }
 
 static void compare_verdicts(const struct ci_input *a, const struct ci_input *b, char name)
