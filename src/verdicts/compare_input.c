@@ -223,6 +223,8 @@ static int read_lines(struct ai_input *ai, struct ci_input *in, char *err, size_
 			ci_csv_line(in, line);
 			continue;
 		}
+		if (!in->date[0] && strncmp(line, "Date: ", 6) == 0)
+			snprintf(in->date, sizeof(in->date), "%.63s", line + 6);
 		if (line[0] == '$' || strncmp(line, "# flashbench", 12) == 0 ||
 		    strncmp(line, "./flashbench", 12) == 0)
 			remember_command(in, line);

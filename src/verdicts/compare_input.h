@@ -71,6 +71,7 @@ struct ci_input {
 	char dev_kind[64];
 	uint64_t dev_size;	/* 0: not carried */
 	uint64_t erasesize, blocksize;	/* 0: not carried */
+	char date[64];		/* the date the input carries (a mail's "Date:") */
 	time_t mtime;
 	struct ci_table tables[CI_MAX_TABLES];
 	size_t ntables;

@@ -253,8 +253,10 @@ static void heading(const struct ci_input *in, char name)
 		snprintf(dev, sizeof(dev), "; device %s (%s%s%s)", in->device, in->dev_kind,
 			 in->dev_size ? ", " : "",
 			 in->dev_size ? fmt_size(size, sizeof(size), in->dev_size) : "");
-	out_note("%c%s: %s (%s)%s%s%s; file dated %s", name, name == 'A' ? " (the baseline)" : "",
-		 in->path, in->format, dev, in->command[0] ? "; command: " : "", in->command, date);
+	/* Our own output carries no date: the file's is the next best. */
+	out_note("%c%s: %s (%s)%s%s%s; %s %s", name, name == 'A' ? " (the baseline)" : "",
+		 in->path, in->format, dev, in->command[0] ? "; command: " : "", in->command,
+		 in->date[0] ? "dated" : "file dated", in->date[0] ? in->date : date);
 }
 
 /* The nth verdict of a topic in an input; NULL when it has fewer. */
