@@ -33,6 +33,7 @@
 #include "core/progress.h"
 #include "modules/test.h"
 #include "core/units.h"
+#include "verdicts/verdict_readahead.h"
 
 struct ra_opts ra_opts;
 
@@ -450,60 +451,55 @@ static void ra_steps(const struct ra_sweep *s)
 	steps_emit(&ra_step_table, s->size, cell, s->rows, c);
 }
 
-/* The best run of each complete row: what the plateau is judged on. */
-static void ra_best(const struct ra_sweep *s, double *best)
+/* The complete rows as the table the plateau rule reads (verdict_readahead.h). */
+static void ra_table_of(const struct ra_sweep *s, struct sr_table *t)
 {
-	for (size_t i = 0; i < s->rows; i++) {
-		best[i] = 0;
+	sr_init(t);
+	t->runs = s->runs;
+	for (size_t i = 0; i < s->rows && i < SR_MAX_ROWS; i++, t->n++) {
+		t->size[i] = s->size[i];
 		for (unsigned j = 0; j < s->runs; j++)
-			if (s->rate[i][j] > best[i])
-				best[i] = s->rate[i][j];
+			t->rate[i][j] = sr_printed(s->rate[i][j]);
 	}
 }
 
-static void ra_verdict(const struct ra_sweep *s, const double *best, size_t m)
+static void ra_verdict(const struct ra_sweep *s, const struct sr_table *t,
+		       const struct vr_result *v)
 {
-	char a[FB_FMT_LEN], b[FB_FMT_LEN], r1[32], r2[32], tail[PATH_MAX + 64] = "";
-	size_t top = 0;
+	char a[FB_FMT_LEN], tail[PATH_MAX + 64] = "";
 
-	for (size_t i = 0; i < s->rows; i++)
-		if (best[i] > best[top])
-			top = i;
-	fmt_size(a, sizeof(a), s->size[m]);
-	fmt_size(b, sizeof(b), s->size[top]);
-	fmt_mbs(r1, sizeof(r1), best[m], true);
-	fmt_mbs(r2, sizeof(r2), best[top], true);
 	if (ra_opts.buffered)
 		snprintf(tail, sizeof(tail), "; set it with: blockdev --setra %llu %s",
-			 (unsigned long long)(s->size[m] / 512), s->dev);
-	out_verdict(&(struct out_verdict){ .label = "readahead", .name = "plateau",
-					   .result = "named", .has_value = true,
-					   .value = s->size[m], .unit = "bytes" },
-		    "plateau at %s: %s of %s and more read %s MB/s, within %g%% of "
-		    "the best (%s MB/s at %s)%s", a, ra_opts.buffered ? "a readahead" : "requests",
-		    a, r1, ra_opts.plateau, r2, b, tail);
-	if (m + 1 == s->rows && s->rows > 1)
+			 (unsigned long long)(s->size[v->at] / 512), s->dev);
+	vr_print(t, v, ra_opts.buffered ? "a readahead" : "requests", tail);
+	if (v->at + 1 == s->rows && s->rows > 1 && !(v->disagree && ra_opts.plateau <= 0))
 		out_note("readahead: the largest size is the first on the plateau: it may "
-			 "lie beyond --max-size %s", a);
+			 "lie beyond --max-size %s", fmt_size(a, sizeof(a), s->size[v->at]));
 }
 
 /* The table (complete rows and a partial one), then the verdict. */
 static void ra_report(const struct ra_sweep *s, bool complete)
 {
-	double best[RA_MAX_SIZES];
-	size_t m = 0;
+	struct sr_table *t = malloc(sizeof(*t));
+	struct vr_result v = { .judged = false };
+	bool mark;
 
-	if (s->rows == 0 && s->part == 0)
+	if (!t || (s->rows == 0 && s->part == 0)) {
+		free(t);
 		return;
-	ra_best(s, best);
+	}
+	ra_table_of(s, t);
 	if (complete)
-		m = ra_plateau(best, s->rows, ra_opts.plateau);
+		vr_judge(t, ra_opts.plateau, &v);
+	/* Runs that disagree where the plateau is decided mark no size. */
+	mark = v.judged && !(v.disagree && ra_opts.plateau <= 0);
 	ra_describe(s);
 	for (size_t i = 0; i < s->rows + (s->part > 0); i++)
-		ra_row(s, i, complete && i == m);
+		ra_row(s, i, mark && i == v.at);
 	ra_steps(s);
-	if (complete && s->rows)
-		ra_verdict(s, best, m);
+	if (v.judged)
+		ra_verdict(s, t, &v);
+	free(t);
 }
 
 /* Sizes, range and buffer; FB_OK or FB_EUSAGE/FB_EDEV with a message. */
@@ -562,7 +558,7 @@ static void readahead_defaults(void)
 	ra_opts.min_size = 4096;
 	ra_opts.max_size = 8 * (1024ull * 1024);
 	ra_opts.buffered = false;
-	ra_opts.plateau = 5;
+	ra_opts.plateau = 0;	/* by the runs' own spread (verdict_readahead.h) */
 }
 
 static int readahead_check(struct fb_opts *o, char *err, size_t len)
@@ -585,7 +581,9 @@ static const struct fb_option readahead_options[] = {
 	  .help = "--readahead: set the kernel readahead (BLKRASET) to each\n"
 		  "size and read through the page cache (root; restored)" },
 	{ .name = "plateau", .kind = FO_PERCENT, .var = &ra_opts.plateau, .arg = "PCT",
-	  .help = "--readahead: within PCT% of the best is the plateau\n(default 5)" },
+	  .help = "--readahead: the smallest size\n"
+		  "within PCT% of the best is the plateau (default 0:\n"
+		  "where the rise stops being larger than the runs' spread)" },
 	{ .name = NULL },
 };
 

@@ -16,6 +16,7 @@
 #include "core/out.h"
 #include "core/opts.h"
 #include "verdicts/analyze.h"
+#include "verdicts/analyze_readahead.h"
 #include "verdicts/facts.h"
 #include "verdicts/saved_output.h"
 #include "core/units.h"
@@ -24,7 +25,7 @@
 #include "verdicts/verdict_openau.h"
 #include "verdicts/verdict_sweep.h"
 
-enum { RUN_NONE, RUN_ALIGN, RUN_OPEN_AU, RUN_FIND_FAT };
+enum { RUN_NONE, RUN_ALIGN, RUN_OPEN_AU, RUN_FIND_FAT, RUN_READAHEAD };
 
 /* The original's default --blocksize, and ours. */
 #define AN_DEFAULT_BS 16384
@@ -40,6 +41,7 @@ struct an {
 	struct oa_run agg, slowest;
 	bool all_slowest;
 	struct oa_run *cols;		/* find-fat: one per erase block */
+	struct an_ra ra;		/* readahead */
 	size_t ncol;
 	bool interrupted, stopped;
 	bool by_signal;		/* interrupted in a live run of this tool */
@@ -248,10 +250,14 @@ static void finish(struct an *a)
 {
 	if (a->kind == RUN_OPEN_AU && a->said.is_find_fat && !a->ctx.is_open_au)
 		open_au_as_find_fat(a);
-	if (a->kind != RUN_NONE && (a->nrows || a->agg.n || (a->ncol && a->cols[0].n))) {
+	if (a->kind != RUN_NONE && (a->nrows || a->agg.n || (a->ncol && a->cols[0].n) ||
+				    (a->kind == RUN_READAHEAD && a->ra.t.n))) {
 		a->runs++;
 		if (a->kind == RUN_ALIGN)
 			finish_align(a);
+		else if (a->kind == RUN_READAHEAD)
+			/* Our direct sweep sizes requests; the others a readahead window. */
+			anr_finish(&a->ra, a->runs, !a->ctx.is_readahead || a->ctx.buffered);
 		else if (a->kind == RUN_OPEN_AU)
 			finish_open_au(a);
 		else
@@ -356,6 +362,40 @@ static void on_rate(struct an *a, const struct so_line *l)
 		a->all_slowest = false;
 }
 
+/* A readahead table's header: a table starts (its runs said). */
+static void on_ra_header(struct an *a, const struct so_line *l)
+{
+	finish(a);
+	start(a, RUN_READAHEAD);
+	anr_start(&a->ra, l->runs, a->line);
+}
+
+/* A row of a readahead table; false when the line is not one. */
+static bool on_ra_row(struct an *a, const struct so_line *l)
+{
+	int r = 0;
+
+	/* Numbers without a unit are a readahead row only inside its table. */
+	if (l->bare && a->kind != RUN_READAHEAD && !a->ctx.is_readahead)
+		return false;
+	if (a->kind == RUN_READAHEAD && (r = anr_row(&a->ra, l, a->line)) == 0)
+		return true;
+	if (r == -1) {
+		note(a, "left out: ", "a row with another number of runs than the table");
+		return false;
+	}
+	/* A new table: from the top again, or after another kind of run. */
+	r = a->kind == RUN_READAHEAD ? (int)a->ra.header_runs : 0;
+	finish(a);
+	start(a, RUN_READAHEAD);
+	anr_start(&a->ra, (unsigned)r, 0);
+	if (anr_row(&a->ra, l, a->line) < 0) {
+		note(a, "left out: ", "a row with another number of runs than the table");
+		return false;
+	}
+	return true;
+}
+
 static void on_record(void *ctx, const struct so_line *l)
 {
 	struct an *a = ctx;
@@ -389,6 +429,15 @@ static void on_record(void *ctx, const struct so_line *l)
 		break;
 	case SO_RATE:
 		on_rate(a, l);
+		break;
+	case SO_RA_HEADER:
+		on_ra_header(a, l);
+		break;
+	case SO_RA_ROW:
+		if (!on_ra_row(a, l)) {
+			a->line_skipped = true;
+			return;
+		}
 		break;
 	}
 	a->line_used = true;
@@ -453,7 +502,8 @@ static void conclude(struct an *a, const struct ai_input *in)
 		out_note("analyze: stopped reading at line %llu: %s; this is not saved output",
 			 in->line, in->stop);
 	if (a->runs == 0)
-		out_note("analyze: no align, open-au or find-fat table found in %s", in->path);
+		out_note("analyze: no align, open-au, find-fat or readahead table found in %s",
+			 in->path);
 	summary(a);
 }
 

@@ -72,6 +72,10 @@ static bool option(char **tok, size_t n, size_t *i, struct so_line *o)
 		o->is_find_fat = true;
 	else if (flag(t, "-r", "--random"))
 		o->random = true;
+	else if (strcmp(t, "--readahead") == 0)
+		o->is_readahead = true;
+	else if (strcmp(t, "--buffered") == 0)
+		o->buffered = true;
 	else if ((v = opt_value(tok, n, i, "--open-au-nr", NULL)))
 		o->nr = parse_uint(v, 1, 100000, &x) == 0 ? (unsigned)x : 0;
 	else if ((v = opt_value(tok, n, i, "--fat-nr", NULL)))

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "verdicts/saved_output.h"
+#include "verdicts/saved_readahead.h"
 
 struct scan {
 	so_record_fn *fn;
@@ -167,8 +168,12 @@ static void piece(struct scan *sc, char *s, bool quiet_blank)
 	char **tok;
 	size_t n, room;
 	struct so_line l;
+	bool mark;
 
-	s = unwrap(s);
+	/* A readahead table's "==>" (seed 001), which unwrap() would eat as quoting. */
+	s += strspn(s, "> \t");
+	mark = strncmp(s, "==>", 3) == 0;
+	s = unwrap(s + (mark ? 3 : 0));
 	if (*s == '\0' || decoration(s)) {
 		if (!quiet_blank)
 			emit_kind(sc, SO_BLANK);
@@ -194,9 +199,16 @@ static void piece(struct scan *sc, char *s, bool quiet_blank)
 		return;
 	}
 	sc->rates = (double *)(tok + room);
+	if (so_readahead_csv(s, sc->rates, room, &l)) {
+		emit(sc, &l);
+		free(tok);
+		return;
+	}
 	n = split(s, tok);
-	if (rows(sc, tok, n, false))
+	if (!mark && rows(sc, tok, n, false))
 		rows(sc, tok, n, true);
+	else if (so_readahead(tok, n, mark, sc->rates, &l) || so_readahead_ours(tok, n, &l))
+		emit(sc, &l);
 	else if (so_command(tok, n, &l))
 		emit(sc, &l);
 	else

@@ -41,6 +41,8 @@ enum so_kind {
 	SO_RATE,	/* SIZE RATE... [slowest RATE]: open-au, find-fat, a probe */
 	SO_VERDICT,	/* this tool's own "verdict: ..." line */
 	SO_OURS,	/* another summary line of this tool: no data */
+	SO_RA_HEADER,	/* the header of a readahead table (saved_readahead.h) */
+	SO_RA_ROW,	/* SIZE RATE...: a row of a readahead table */
 };
 
 /* The diff of an align row against its own pre, on and post. */
@@ -66,6 +68,11 @@ struct so_line {
 	bool is_align, is_open_au, is_find_fat, is_probe, random, linear;
 	bool is_flashbench;	/* a flashbench command line (defaults apply);
 				 * SO_INTERRUPT: this tool's own line */
+	bool is_readahead, buffered;	/* --readahead [--buffered], its table */
+	/* SO_RA_ROW: marked "==>"; values without a unit (only inside a
+	 * readahead table); SO_RA_HEADER: its runs (rate columns) */
+	bool mark, bare;
+	unsigned runs;
 	unsigned nr;		/* --open-au-nr=N, AU=N, "verdict: N open AUs" */
 	unsigned fat_nr;	/* --fat-nr=N */
 	uint64_t erase;		/* --erasesize=N */

@@ -141,6 +141,11 @@ table_ok() {	# LABEL ROWS
 	ok "$1: description line" grep -qE '^readahead: (O_DIRECT|buffered) ' <<<"$OUT"
 	ok "$1: header" grep -qE '^ +size +1st MB/s +2nd MB/s +1st %CPU +2nd %CPU$' <<<"$OUT"
 	ok "$1: $2 well-formed rows (got $(rows))" [ "$(rows)" -eq "$2" ]
+	# Real runs may disagree (page cache, a loaded machine): then no marker, and the verdict says so.
+	if grep -q '^readahead: no plateau named: the runs disagree at ' <<<"$OUT"; then
+		ok "$1: runs disagree: no marker" [ "$(grep -c '^==> ' <<<"$OUT")" -eq 0 ]
+		return
+	fi
 	ok "$1: one marker" [ "$(grep -c '^==> ' <<<"$OUT")" -eq 1 ]
 	ok "$1: %CPU measured" [ -z "$(grep -E "$ROW_RE" <<<"$OUT" | awk '{print $(NF-1) $NF}' | grep -vE '^[0-9.]+$')" ]
 	ok "$1: verdict names the marked size" grep -q "^readahead: plateau at $(marked): " <<<"$OUT"
@@ -156,7 +161,7 @@ expect_status 0 "buffered on a loop device" "$FB" --readahead --buffered --min-s
 table_ok "buffered on $DEV" 7
 ok "buffered: readahead restored to 968 (now $(blockdev --getra "$DEV"))" [ "$(blockdev --getra "$DEV")" -eq 968 ]
 ok "buffered: reads of --min-size, readahead of $DEV" grep -q "buffered 16KiB reads of 4MiB .* readahead of $DEV set" <<<"$OUT"
-ok "buffered: verdict tells how to set it" grep -qE "blockdev --setra [0-9]+ $DEV\$" <<<"$OUT"
+ok "buffered: verdict tells how to set it (or that the runs disagree)" grep -qE "blockdev --setra [0-9]+ $DEV\$|^readahead: no plateau named: the runs disagree" <<<"$OUT"
 # Cache dropped before each run: every run reached the device (7 rows x 2 runs x 4 MiB).
 ok "buffered: page cache dropped before each run" [ $(( ($(reads) - before) * 512 )) -ge $((14 * 4 << 20)) ]
 ok "read-only: the image is unchanged" [ "$(sha256sum <"$TMP/img")" = "$SUM" ]
@@ -255,6 +260,6 @@ else
 fi
 # -v names the sweep's parameters too
 expect_status 0 "-v --readahead on sim:" "$FB" -v --readahead --runs=1 --min-size=64K --max-size=256K sim:
-ok "-v prints the readahead parameters" grep -q '^readahead: min-size 64KiB, max-size 256KiB, buffered off, plateau 5%$' <<<"$ERR"
+ok "-v prints the readahead parameters" grep -q '^readahead: min-size 64KiB, max-size 256KiB, buffered off, plateau 0%$' <<<"$ERR"
 ok "-v prints the shared parameters" grep -q '^blocksize 16KiB, erasesize 4MiB, offset 16MiB, count 8, runs 1$' <<<"$ERR"
 done_testing

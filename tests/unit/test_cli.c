@@ -61,7 +61,7 @@ static void defaults(void)
 	CHECK(o.count == 8 && OPT("open-au-nr") == 2 && OPT("fat-nr") == 6);
 	CHECK(OPT("scatter-order") == 9 && OPT("scatter-span") == 1 && OPT("interval-order") == 10);
 	CHECK(OPT("min-size") == 4 * KiB && OPT("max-size") == 8 * MiB && o.size == 0 && o.runs == 0);
-	CHECK(ra_opts.plateau == 5 && o.max_write == 0 && o.max_time == 0);
+	CHECK(ra_opts.plateau == 0 && o.max_write == 0 && o.max_time == 0);
 	CHECK(!o.out && !o.analyze && !o.backup && !o.restore && !o.preserve);
 	CHECK(o.nargs == 1 && o.args[0] == o.device);
 	/* the default offset is 16 MiB rounded up to the erase size */

@@ -11,6 +11,7 @@
 #include "modules/readahead.h"
 #include "sim/sim_model.h"
 #include "sim/sim_spec.h"
+#include "verdicts/verdict_readahead.h"
 #include "unit.h"
 
 #define KiB 1024ull
@@ -107,6 +108,8 @@ static void sim_presets(void)
 		const struct sim_params *p = sim_preset(names[k]);
 		double rate[RA_MAX_SIZES];
 		uint64_t size[RA_MAX_SIZES];
+		static struct sr_table t;
+		struct vr_result v;
 		size_t n = 0;
 
 		CHECK(p != NULL);
@@ -117,6 +120,15 @@ static void sim_presets(void)
 			rate[n] = sim_rate(p, s, 16 * MiB);
 		}
 		CHECK(size[ra_plateau(rate, n, 5)] == p->read_chunk);
+		/* and by the live rule (one run, no noise: 1%) */
+		sr_init(&t);
+		t.runs = 1;
+		for (size_t i = 0; i < n; i++, t.n++) {
+			t.size[i] = size[i];
+			t.rate[i][0] = rate[i];
+		}
+		vr_judge(&t, 0, &v);
+		CHECK(v.judged && !v.disagree && size[v.at] == p->read_chunk);
 	}
 }
 
