@@ -44,16 +44,27 @@ static int check_out(const struct fb_opts *o, int nargs, char **args)
 	return FB_OK;
 }
 
-static int read_all(struct ci_input *in, int nargs, char **args)
+/* The inputs: each file one, or the runs in a single file each one. */
+static int read_all(struct ci_input *in, int nargs, char **args, size_t *n)
 {
 	char err[8448];
 
-	for (int i = 0; i < nargs; i++)
-		if (ci_read(args[i], &in[i], err, sizeof(err)) != FB_OK) {
-			fprintf(stderr, "flashbench: %s\n", err);
-			return FB_EUSAGE;
-		}
-	if (compare_check(in, (size_t)nargs, err, sizeof(err)) != FB_OK) {
+	*n = 0;
+	if (nargs == 1 && ci_read_runs(args[0], in, CMP_MAX_INPUTS, n, err, sizeof(err)) == FB_OK &&
+	    *n < 2) {
+		snprintf(err, sizeof(err), "--compare: needs at least two saved results (A, the "
+			 "baseline, and B), got one: '%s' holds one run", args[0]);
+	} else if (nargs == 1 && *n >= 2) {
+		err[0] = '\0';
+	}
+	for (int i = 0; nargs > 1 && i < nargs; i++, (*n)++)
+		if (ci_read(args[i], &in[i], err, sizeof(err)) != FB_OK)
+			break;
+	if ((nargs > 1 && *n < (size_t)nargs) || (nargs == 1 && *n < 2)) {
+		fprintf(stderr, "flashbench: %s\n", err);
+		return FB_EUSAGE;
+	}
+	if (compare_check(in, *n, err, sizeof(err)) != FB_OK) {
 		fprintf(stderr, "flashbench: %s\n", err);
 		return FB_EUSAGE;
 	}
@@ -63,14 +74,15 @@ static int read_all(struct ci_input *in, int nargs, char **args)
 int compare_main(const struct fb_opts *o, int nargs, char **args)
 {
 	struct ci_input *in;
+	size_t n = 0;
 	int r, stdins = 0;
 
 	if (o->tests || o->restore || o->analyze)
 		return usage("compares saved results and runs no test, nor %s%s",
 			     o->restore ? "--restore" : o->analyze ? "--analyze" : "a test", "");
-	if (nargs < 2)
-		return usage("needs at least two saved results (A, the baseline, and B), got %s%s",
-			     nargs ? "one: " : "none", nargs ? args[0] : "");
+	if (nargs < 1)
+		return usage("needs at least two saved results (A, the baseline, and B), or one "
+			     "file that holds several runs%s%s", "", "");
 	if (nargs > CMP_MAX_INPUTS)
 		return usage("compares at most 26 inputs (A to Z), got more: '%s'%s", args[26], "");
 	for (int i = 0; i < nargs; i++)
@@ -79,19 +91,19 @@ int compare_main(const struct fb_opts *o, int nargs, char **args)
 		return usage("standard input (-) can be only one of the inputs%s%s", "", "");
 	if ((r = check_out(o, nargs, args)) != FB_OK)
 		return r;
-	if (!(in = calloc((size_t)nargs, sizeof(*in))))
+	if (!(in = calloc(CMP_MAX_INPUTS, sizeof(*in))))
 		return usage("%s%s", strerror(ENOMEM), "");
-	r = read_all(in, nargs, args);
+	r = read_all(in, nargs, args, &n);
 	if (r == FB_OK && out_open(o->out, (enum out_format)o->format) < 0) {
 		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
 		r = FB_EUSAGE;
 	} else if (r == FB_OK) {
 		out_run_begin(FB_VERSION, o->argc, o->argv);
-		compare_emit(in, (size_t)nargs);
+		compare_emit(in, n);
 		if (out_close(FB_OK, "done", NULL) < 0)
 			r = FB_EDEV;
 	}
-	for (int i = 0; i < nargs; i++)
+	for (size_t i = 0; i < n; i++)
 		ci_free(&in[i]);
 	free(in);
 	return r;

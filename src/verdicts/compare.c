@@ -118,6 +118,8 @@ static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, c
 
 	if (t->few_a == 1 && t->few_b == 1)
 		snprintf(runs, sizeof(runs), "one run each");
+	else if (t->few_a == t->few_b)
+		snprintf(runs, sizeof(runs), "%u runs each", t->few_a);
 	else
 		snprintf(runs, sizeof(runs), "%u run%s in A, %u in the other", t->few_a,
 			 t->few_a == 1 ? "" : "s", t->few_b);

@@ -151,68 +151,14 @@ void ci_verdict_line(struct ci_input *in, const char *line)
 	snprintf(v->text, sizeof(v->text), "%s", line);
 }
 
-/* ---- text, through the saved-output reader ---- */
-
-static void text_record(void *ctx, const struct so_line *l)
-{
-	struct ci_input *in = ctx;
-	char key[FB_FMT_LEN];
-	struct ci_table *t;
-
-	switch (l->kind) {
-	case SO_COMMAND:
-		in->text_open_au = l->is_open_au;
-		snprintf(in->topic, sizeof(in->topic), "%s", l->is_align ? "align"
-			 : l->is_open_au ? "open-au" : l->is_find_fat ? "find-fat" : "");
-		if (l->erase)
-			in->erasesize = l->erase;
-		if (l->blocksize)
-			in->blocksize = l->blocksize;
-		/* The original's defaults: 16KiB blocks, 4MiB erase blocks. */
-		if (l->is_flashbench && !in->erasesize)
-			in->erasesize = 4ull << 20;
-		if (l->is_flashbench && !in->blocksize)
-			in->blocksize = 16ull << 10;
-		break;
-	case SO_ALIGN:
-		if ((t = ci_table_for(in, ci_kind_of("align"))))
-			ci_add(t, fmt_size(key, sizeof(key), l->boundary), (double)l->boundary,
-			       &l->diff, 1);
-		break;
-	case SO_RATE:
-		/* An open-au row; find-fat's rows (a rate per erase block) are not compared. */
-		if (l->nrates == 1 && !l->slowest && (t = ci_table_for(in, ci_kind_of("open-au"))))
-			ci_add(t, fmt_size(key, sizeof(key), l->size), (double)l->size, &l->rate, 1);
-		else
-			in->rows_ignored++;
-		break;
-	default:
-		break;
-	}
-}
-
-static void text_line(struct ci_input *in, const char *line)
-{
-	so_scan(line, text_record, in);
-	ci_verdict_line(in, line);
-}
-
-/* A command line remembered as the input shows it. */
-static void remember_command(struct ci_input *in, const char *line)
-{
-	const char *p = line + strspn(line, "$# \t>");
-
-	if (!in->command[0] && (strstr(p, "flashbench") || strchr(line, '$')))
-		snprintf(in->command, sizeof(in->command), "%s", p);
-}
-
-static int read_lines(struct ai_input *ai, struct ci_input *in, char *err, size_t len)
+static int read_lines(struct ai_input *ai, struct ci_reader *rd, char *err, size_t len)
 {
 	bool csv = false;
 	int r;
 
 	while ((r = ai_next(ai)) == 1) {
 		char *line = ai->buf;
+		struct ci_input *in = &rd->ins[rd->n - 1];
 
 		if (ai->cut)
 			continue;
@@ -220,33 +166,36 @@ static int read_lines(struct ai_input *ai, struct ci_input *in, char *err, size_
 			csv = strncmp(line, "# flashbench ", 13) == 0 ||
 			      (strchr(line, ',') && strncmp(line, "elapsed_ns,", 11) == 0);
 		if (ai->json || csv) {
+			/* Runs written one after another: each starts with its command. */
+			if (strncmp(line, "# flashbench ", 13) == 0 && in->ntables)
+				in = ci_next_run(rd);
 			ci_csv_line(in, line);
 			continue;
 		}
-		if (!in->date[0] && strncmp(line, "Date: ", 6) == 0)
-			snprintf(in->date, sizeof(in->date), "%.63s", line + 6);
-		if (line[0] == '$' || strncmp(line, "# flashbench", 12) == 0 ||
-		    strncmp(line, "./flashbench", 12) == 0)
-			remember_command(in, line);
-		text_line(in, line);
+		ci_text_line(rd, line);
 	}
-	in->format = ai->json ? "json" : csv ? "csv" : "text";
+	ci_text_end(rd);
+	for (size_t i = 0; i < rd->n; i++)
+		rd->ins[i].format = ai->json ? "json" : csv ? "csv" : "text";
 	if (r < 0) {
-		snprintf(err, len, "--compare: cannot read '%s': %s", in->path,
+		snprintf(err, len, "--compare: cannot read '%s': %s", rd->ins[0].path,
 			 ai->err ? strerror(ai->err) : ai->stop);
 		return FB_EUSAGE;
 	}
 	return FB_OK;
 }
 
-int ci_read(const char *path, struct ci_input *in, char *err, size_t len)
+int ci_read_runs(const char *path, struct ci_input *in, size_t max, size_t *n, char *err,
+		 size_t len)
 {
 	struct ai_input *ai = NULL;
+	struct ci_reader rd = { .ins = in, .n = 1, .max = max };
 	struct stat st;
 	int r;
 
 	memset(in, 0, sizeof(*in));
 	in->path = path;
+	*n = 0;
 	if (ai_open(&ai, path, err, len) != FB_OK) {
 		/* ai_open names --analyze: this is --compare. */
 		char *p = strstr(err, "--analyze");
@@ -258,14 +207,24 @@ int ci_read(const char *path, struct ci_input *in, char *err, size_t len)
 	if (fstat(fileno(ai->f), &st) == 0)
 		in->mtime = st.st_mtime;
 	ai_json(ai, &compare_json_source);
-	r = read_lines(ai, in, err, len);
+	r = read_lines(ai, &rd, err, len);
 	ai_close(ai);
-	for (size_t i = 0; i < in->ncols; i++)
-		free(in->cols[i]);
-	free(in->cols);
-	in->cols = NULL;
-	in->ncols = 0;
+	for (size_t k = 0; k < rd.n; k++) {
+		for (size_t i = 0; i < in[k].ncols; i++)
+			free(in[k].cols[i]);
+		free(in[k].cols);
+		in[k].cols = NULL;
+		in[k].ncols = 0;
+	}
+	*n = rd.n;
 	return r;
+}
+
+int ci_read(const char *path, struct ci_input *in, char *err, size_t len)
+{
+	size_t n;
+
+	return ci_read_runs(path, in, 1, &n, err, len);
 }
 
 void ci_free(struct ci_input *in)

@@ -73,6 +73,8 @@ struct ci_input {
 	uint64_t erasesize, blocksize;	/* 0: not carried */
 	char date[64];		/* the date the input carries (a mail's "Date:") */
 	time_t mtime;
+	uint64_t ra_mark;	/* the readahead row marked "==>" (0: none) */
+	unsigned run;		/* ci_read_runs: which run of its file (from 1); 0: all */
 	struct ci_table tables[CI_MAX_TABLES];
 	size_t ntables;
 	struct ci_verdict verdicts[CI_MAX_VERDICTS];
@@ -89,8 +91,15 @@ struct ci_input {
 };
 
 /* Read path ("-": standard input). FB_OK, or FB_EUSAGE with a one-line
- * message in err. */
+ * message in err. Runs one after another in it are more runs of its rows. */
 int ci_read(const char *path, struct ci_input *in, char *err, size_t len);
+/*
+ * The same, each run in it (after its command line, table header or
+ * "# flashbench" line) an input of its own, up to max: a mail with two
+ * tables, a shell loop's output. *n: how many.
+ */
+int ci_read_runs(const char *path, struct ci_input *in, size_t max, size_t *n, char *err,
+		 size_t len);
 void ci_free(struct ci_input *in);
 
 /* The table of a kind in an input; NULL when it has none. */
@@ -104,6 +113,21 @@ void ci_add(struct ci_table *t, const char *key, double order, const double *v, 
 void ci_verdict_line(struct ci_input *in, const char *line);
 /* One line of a CSV input (or of a JSON document read as CSV). */
 void ci_csv_line(struct ci_input *in, char *line);
+
+/* Reading a file: its inputs (one, or one per run). */
+struct ci_reader {
+	struct ci_input *ins;
+	size_t n, max;
+	char title[160];	/* the last line that was no saved output: a run's title */
+	bool skipped;		/* the line being read had nothing usable */
+	bool in_readahead;	/* inside a readahead table: rows without units count */
+};
+/* The next run of the file, as an input of its own (max reached: the last). */
+struct ci_input *ci_next_run(struct ci_reader *rd);
+/* One line of a text input, through the saved-output reader. */
+void ci_text_line(struct ci_reader *rd, const char *line);
+/* After the last line: a readahead table's "==>" as its verdict, when none is said. */
+void ci_text_end(struct ci_reader *rd);
 
 extern const struct ai_json_source compare_json_source;
 

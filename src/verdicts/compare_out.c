@@ -98,7 +98,9 @@ static void cmp_text(char *line, size_t len, const union out_val *v)
 			       ? "" : "s");
 	if (at >= len)
 		return;
-	if (v[F_NEEDED].u == 0)
+	if (v[F_CHANGE].d == 0)
+		snprintf(line + at, len - at, " (no change to see)");
+	else if (v[F_NEEDED].u == 0)
 		snprintf(line + at, len - at, " (no spread to estimate the runs needed)");
 	else if (v[F_NEEDED].u > CJ_MAX_ESTIMATE)
 		snprintf(line + at, len - at, " (no number of runs would: the change is within "
@@ -244,18 +246,22 @@ static void compare_test(const struct ci_kind *k, const struct ci_table *a,
 
 static void heading(const struct ci_input *in, char name)
 {
-	char size[FB_FMT_LEN], date[32] = "", dev[400] = "";
+	char size[FB_FMT_LEN], date[32] = "", dev[400] = "", run[32] = "";
 	struct tm tm;
 
 	if (in->mtime && gmtime_r(&in->mtime, &tm))
 		strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
-	if (in->device[0])
+	if (in->device[0] && (in->dev_kind[0] || in->dev_size))
 		snprintf(dev, sizeof(dev), "; device %s (%s%s%s)", in->device, in->dev_kind,
-			 in->dev_size ? ", " : "",
+			 in->dev_kind[0] && in->dev_size ? ", " : "",
 			 in->dev_size ? fmt_size(size, sizeof(size), in->dev_size) : "");
+	else if (in->device[0])
+		snprintf(dev, sizeof(dev), "; %s", in->device);	/* a mailed table's title */
 	/* Our own output carries no date: the file's is the next best. */
-	out_note("%c%s: %s (%s)%s%s%s; %s %s", name, name == 'A' ? " (the baseline)" : "",
-		 in->path, in->format, dev, in->command[0] ? "; command: " : "", in->command,
+	if (in->run)
+		snprintf(run, sizeof(run), ", run %u", in->run);
+	out_note("%c%s: %s%s (%s)%s%s%s; %s %s", name, name == 'A' ? " (the baseline)" : "",
+		 in->path, run, in->format, dev, in->command[0] ? "; command: " : "", in->command,
 		 in->date[0] ? "dated" : "file dated", in->date[0] ? in->date : date);
 }
 
