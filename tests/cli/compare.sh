@@ -32,8 +32,18 @@ ok "5% lower: the plateau rows significant" grep -qE '^ +1MiB .* -[3-5]\.[0-9]% 
 expect_status 0 "three inputs" "$FB" --compare a.csv same.json slow.json
 ok "three inputs: B and C each against A" \
 	[ "$(grep -c '^compare: --readahead: [BC] is\|^compare: --readahead: no real' <<<"$OUT")" -eq 2 ]
-# our text output of --readahead is not read yet: refused with the reason
-bad "text readahead" "holds no rows of a test that can be compared" --compare same.txt a.csv
+# our text output of --readahead: the same rows
+expect_status 0 "text against CSV" "$FB" --compare same.txt a.csv
+ok "text against CSV: no real difference" grep -q '^compare: --readahead: no real difference (' <<<"$OUT"
+ok "text against CSV: 5 runs a side" grep -qE '^ +64KiB +17.6M/s +[0-9.]+% +5 +17.6M/s +[0-9.]+% +5 ' <<<"$OUT"
+# seed 001: one mail with two readahead tables (two SSDs, two runs each)
+seed=$TESTS_DIR/fixtures/seeds/001_776ea3fbf29b988e.txt
+expect_status 0 "seed 001: the two tables of one mail" "$FB" --compare "$seed"
+ok "seed 001: each table titled by its device" grep -q '^B: .*001_776ea3fbf29b988e.txt, run 2 (text); SSD 22G MARVELL SD88SA02 MP1F (reported by Jens Axboe); dated Sun, 29 Jan 2012 17:28:06 +0800$' <<<"$OUT"
+ok "seed 001: 4k row, 2 runs each" grep -qE '^ +4KiB +122M/s +0.8% +2 +41M/s +0.0% +2 +-66.5% +cannot tell: 2 runs \(about 3 runs each would show it\)$' <<<"$OUT"
+ok "seed 001: cannot tell" grep -q '^compare: --readahead: cannot tell: 2 runs each -- rerun with --runs=5$' <<<"$OUT"
+ok "seed 001: the marked plateaus the same" grep -q '^readahead: A plateau at 4MiB, B plateau at 4MiB: same$' <<<"$OUT"
+bad "one file with one run" "holds one run" --compare a.csv
 
 # ---- one run each: cannot tell
 "$FB" -O sim:jitter=5,seed=1 >o1.txt 2>/dev/null
@@ -69,7 +79,6 @@ ok "only in A: shown as a row" grep -qE '^ +4KiB .* only in A$' <<<"$OUT"
 bad "different tests" "different tests" --compare a.csv qd.csv
 bad "different device sizes" "is of a device of 8GiB, A (qd.csv) of 4GiB: different devices" --compare qd.csv qdbig.json
 bad "different block sizes" "was run with --blocksize=8KiB, A (qd.csv) with 4KiB: different block sizes" --compare qd.csv qd8.csv
-bad "one input" "needs at least two saved results" --compare a.csv
 bad "no input" "needs at least two saved results" --compare
 bad "a test as well" "runs no test" --compare -a a.csv b.csv
 bad "a missing input" "cannot read 'nothere.csv'" --compare a.csv nothere.csv
