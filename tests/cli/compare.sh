@@ -130,6 +130,25 @@ ok "--out: the file written, stdout empty" [ -s cmp.json ] && [ -z "$OUT" ]
 expect_status 0 "standard input as one input" bash -c "\"$FB\" --compare a.csv - <slow.json"
 ok "standard input: read" grep -q '^compare: --readahead: B is ' <<<"$OUT"
 
+# ---- the chart: flashbench-plot -k compare (every input's curve, significant rows circled)
+PLOT=$TESTS_DIR/../scripts/flashbench-plot
+png() { [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+if need gnuplot; then
+	"$FB" --compare --format=csv a.csv slow.json same.json >cmp.csv
+	"$FB" --compare --format=json ap1.csv ap2.json >cmpa.json
+	for f in cmp.csv cmpa.json; do
+		ok "plot: $f drawn" "$PLOT" -o "${f%.*}.png" "$f"
+		ok "plot: $f: a PNG" png "${f%.*}.png"
+	done
+	sh -x "$PLOT" -o x.png cmp.csv 2>trace >/dev/null
+	ok "plot: the baseline a line" grep -q "title 'A (baseline)'" trace
+	ok "plot: B and C a line each, their significant rows circled" \
+		[ "$(grep -c "printf .*cmp_[BC].dat" trace)" -eq 4 ] && grep -q "%s: significant" trace
+	ok "plot: --readahead in MB/s by size" grep -q "MB/s (median of the runs)" trace
+	sh -x "$PLOT" -o x.png cmpa.json 2>trace >/dev/null
+	ok "plot: --app-class as percent of A" grep -q "percent of A" trace
+fi
+
 # ---- a real case: one tmpfs image, two loop devices, --direct-io=on and off
 if need_root "--compare on loop devices" && need losetup blockdev && [ -d /dev/shm ]; then
 	img=$(mktemp /dev/shm/fbcompare.XXXXXX)
