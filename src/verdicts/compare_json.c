@@ -89,14 +89,89 @@ static void cj_close(struct ai_json *j)
 	free(j);
 }
 
+/* A record being turned into a CSV line: its column names and cells. */
+struct rec {
+	char names[2048], cells[8192];
+	size_t nn, nc, count;	/* count: the cells so far (an empty one adds only its comma) */
+};
+
+static void add(char *buf, size_t room, size_t *at, const char *s, bool first)
+{
+	if (*at < room)
+		*at += (size_t)snprintf(buf + *at, room - *at, "%s%s", first ? "" : ",", s);
+}
+
+static void add_cell(struct rec *r, const char *name, const char *v)
+{
+	add(r->names, sizeof(r->names), &r->nn, name, r->count == 0);
+	add(r->cells, sizeof(r->cells), &r->nc, v, r->count == 0);
+	r->count++;
+}
+
+/* A list of numbers (null: an empty cell, as in the CSV): NAME_1 ... NAME_n. */
+static int add_list(struct ai_json *j, struct rec *r, const char *key)
+{
+	enum json_tok t;
+	unsigned i = 0;
+
+	while ((t = json_next(&j->r)) == JT_NUMBER || t == JT_NULL) {
+		char name[80], v[40] = "";
+
+		if (t == JT_NUMBER)
+			snprintf(v, sizeof(v), "%.17g", j->r.num);
+		snprintf(name, sizeof(name), "%s_%u", key, ++i);
+		add_cell(r, name, v);
+	}
+	return t == JT_ARRAY_END ? 0 : -1;
+}
+
+/* A single value as its cell: a number, true/false, a string quoted as CSV is. */
+static void add_value(struct ai_json *j, struct rec *r, const char *key, enum json_tok t)
+{
+	char v[JSON_MAX_TEXT + 8] = "";
+
+	if (t == JT_NUMBER)
+		snprintf(v, sizeof(v), "%.17g", j->r.num);
+	else if (t == JT_TRUE || t == JT_FALSE)
+		snprintf(v, sizeof(v), "%s", t == JT_TRUE ? "true" : "false");
+	else if (t == JT_STRING && !strpbrk(j->r.text, ",\""))
+		snprintf(v, sizeof(v), "%s", j->r.text);
+	else if (t == JT_STRING) {
+		size_t at = j->len;
+
+		put_cell(j, j->r.text);	/* quoted into the line buffer, then taken back */
+		snprintf(v, sizeof(v), "%.*s", (int)(j->len - at), j->out + at);
+		j->len = at;
+	}
+	add_cell(r, key, v);
+}
+
+/* The lines of a record: a row (its table's name and columns when they change), a verdict, a note. */
+static void record_lines(struct ai_json *j, const struct rec *r, const char *type,
+			 const char *table, const char *label, const char *text)
+{
+	if (strcmp(type, "row") == 0) {
+		if (strcmp(table, j->table) != 0 || strcmp(r->names, j->names) != 0) {
+			put(j, "# table: %s\n%s\n", table, r->names);
+			snprintf(j->table, sizeof(j->table), "%s", table);
+			snprintf(j->names, sizeof(j->names), "%s", r->names);
+		}
+		put(j, "%s\n", r->cells);
+	} else if (strcmp(type, "verdict") == 0) {
+		put(j, "# %s: %s\n", label, text);
+	} else if (text[0]) {
+		put(j, "# %s\n", text);
+	}
+}
+
 /* One record (its '{' read): a row, a verdict or a note, as CSV lines. */
 static int record(struct ai_json *j)
 {
-	char names[2048] = "", cells[8192] = "", type[16] = "", table[64] = "";
-	char label[64] = "verdict", text[JSON_MAX_TEXT] = "";
-	size_t nn = 0, nc = 0;
+	static struct rec r;
+	char type[16] = "", table[64] = "", label[64] = "verdict", text[JSON_MAX_TEXT] = "";
 	enum json_tok t;
 
+	memset(&r, 0, sizeof(r));
 	while ((t = json_next(&j->r)) == JT_KEY) {
 		char key[64];
 
@@ -110,66 +185,16 @@ static int record(struct ai_json *j)
 			snprintf(label, sizeof(label), "%.63s", j->r.text);
 		else if (t == JT_STRING && strcmp(key, "text") == 0)
 			snprintf(text, sizeof(text), "%s", j->r.text);
-		if (t == JT_ARRAY) {
-			unsigned i = 0;
-
-			while ((t = json_next(&j->r)) == JT_NUMBER || t == JT_NULL) {
-				char v[40] = "";	/* null: an empty cell, as in the CSV */
-
-				if (t == JT_NUMBER)
-					snprintf(v, sizeof(v), "%.17g", j->r.num);
-				i++;
-				if (nn < sizeof(names))
-					nn += (size_t)snprintf(names + nn, sizeof(names) - nn, "%s%s_%u",
-							       nn ? "," : "", key, i);
-				if (nc < sizeof(cells))
-					nc += (size_t)snprintf(cells + nc, sizeof(cells) - nc, "%s%s",
-							       nc ? "," : "", v);
-			}
-			if (t != JT_ARRAY_END)
-				return -1;
-			continue;
-		}
+		if (t == JT_ARRAY && add_list(j, &r, key) < 0)
+			return -1;
 		if (t == JT_OBJECT && json_skip(&j->r, t) == JT_ERROR)
 			return -1;
-		if (t != JT_NUMBER && t != JT_STRING && t != JT_TRUE && t != JT_FALSE && t != JT_NULL)
-			continue;
-		if (nn < sizeof(names))
-			nn += (size_t)snprintf(names + nn, sizeof(names) - nn, "%s%s", nn ? "," : "", key);
-		if (nc < sizeof(cells)) {
-			char v[64] = "";
-
-			if (t == JT_NUMBER)
-				snprintf(v, sizeof(v), "%.17g", j->r.num);
-			else if (t == JT_TRUE || t == JT_FALSE)
-				snprintf(v, sizeof(v), "%s", t == JT_TRUE ? "true" : "false");
-			nc += (size_t)snprintf(cells + nc, sizeof(cells) - nc, "%s", nc ? "," : "");
-			if (t == JT_STRING && nc < sizeof(cells)) {
-				size_t at = j->len;
-
-				put_cell(j, j->r.text);	/* quoted as CSV is, then moved */
-				nc += (size_t)snprintf(cells + nc, sizeof(cells) - nc, "%.*s",
-						       (int)(j->len - at), j->out + at);
-				j->len = at;
-			} else if (nc < sizeof(cells)) {
-				nc += (size_t)snprintf(cells + nc, sizeof(cells) - nc, "%s", v);
-			}
-		}
+		if (t == JT_NUMBER || t == JT_STRING || t == JT_TRUE || t == JT_FALSE || t == JT_NULL)
+			add_value(j, &r, key, t);
 	}
 	if (t != JT_OBJECT_END)
 		return -1;
-	if (strcmp(type, "row") == 0) {
-		if (strcmp(table, j->table) != 0 || strcmp(names, j->names) != 0) {
-			put(j, "# table: %s\n%s\n", table, names);
-			snprintf(j->table, sizeof(j->table), "%s", table);
-			snprintf(j->names, sizeof(j->names), "%s", names);
-		}
-		put(j, "%s\n", cells);
-	} else if (strcmp(type, "verdict") == 0) {
-		put(j, "# %s: %s\n", label, text);
-	} else if (text[0]) {
-		put(j, "# %s\n", text);
-	}
+	record_lines(j, &r, type, table, label, text);
 	return 0;
 }
 
