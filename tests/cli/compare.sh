@@ -77,6 +77,14 @@ ok "only in A: listed" grep -q '^only in A (2 rows, not compared): 4KiB, 8KiB$' 
 ok "only in B: listed" grep -q '^only in B (1 row, not compared): 16MiB$' <<<"$OUT"
 ok "only in A: shown as a row" grep -qE '^ +4KiB .* only in A$' <<<"$OUT"
 
+# ---- tests that only one input holds: the others compared, and said so
+"$FB" -a -O --runs=3 --format=csv sim:jitter=5,seed=1 >ao.csv 2>/dev/null
+"$FB" -O --runs=3 --format=json sim:jitter=5,seed=2 >oj.json 2>/dev/null
+expect_status 0 "-a and -O against -O alone" "$FB" --compare ao.csv oj.json
+ok "a test only in A: said" grep -q '^-a: only in A, not in B: not compared$' <<<"$OUT"
+ok "the test both hold: compared" grep -q '^compare: -O: ' <<<"$OUT"
+ok "a verdict only A has: said" grep -q '^align: only A says: erase block 4MiB$' <<<"$OUT"
+
 # ---- refusals: one line, exit 2, nothing on stdout
 "$FB" --queue-depth --format=csv sim:jitter=5 >qd.csv
 "$FB" --queue-depth -b 8K --format=csv sim:jitter=5 >qd8.csv
