@@ -108,8 +108,9 @@ static const struct fb_option mode_opts[] = {
 	       "(FILE - is standard input); needs no DEVICE"),
 	SHARED("compare", 0, FO_FLAG, compare, SCOPE_MODE, NULL,
 	       "compare saved results A B [C...] of the same test\n"
-	       "(text, JSON or CSV; A is the baseline): is a\n"
-	       "difference real or noise? needs no DEVICE"),
+	       "(text, JSON or CSV; A is the baseline; one FILE: the\n"
+	       "runs it holds): is a difference real or noise?\n"
+	       "needs no DEVICE"),
 	SHARED("restore", 0, FO_TEXT, restore, SCOPE_MODE, "FILE",
 	       "put a backup left by a killed --preserve run back\n"
 	       "onto DEVICE and verify it (runs no test)"),
