@@ -48,27 +48,26 @@ static int check_out(const struct fb_opts *o, int nargs, char **args)
 static int read_all(struct ci_input *in, int nargs, char **args, size_t *n)
 {
 	char err[8448];
+	int r = FB_OK;
 
 	*n = 0;
-	if (nargs == 1 && ci_read_runs(args[0], in, CMP_MAX_INPUTS, n, err, sizeof(err)) == FB_OK &&
-	    *n < 2) {
-		snprintf(err, sizeof(err), "--compare: needs at least two saved results (A, the "
-			 "baseline, and B), got one: '%s' holds one run", args[0]);
-	} else if (nargs == 1 && *n >= 2) {
-		err[0] = '\0';
+	if (nargs == 1) {
+		r = ci_read_runs(args[0], in, CMP_MAX_INPUTS, n, err, sizeof(err));
+		if (r == FB_OK && *n < 2) {
+			snprintf(err, sizeof(err), "--compare: needs at least two saved results (A, "
+				 "the baseline, and B), got one: '%s' holds one run", args[0]);
+			r = FB_EUSAGE;
+		}
 	}
-	for (int i = 0; nargs > 1 && i < nargs; i++, (*n)++)
-		if (ci_read(args[i], &in[i], err, sizeof(err)) != FB_OK)
-			break;
-	if ((nargs > 1 && *n < (size_t)nargs) || (nargs == 1 && *n < 2)) {
+	for (int i = 0; nargs > 1 && i < nargs && r == FB_OK; i++) {
+		*n = (size_t)i + 1;	/* what was read before an error is freed too */
+		r = ci_read(args[i], &in[i], err, sizeof(err));
+	}
+	if (r == FB_OK)
+		r = compare_check(in, *n, err, sizeof(err));
+	if (r != FB_OK)
 		fprintf(stderr, "flashbench: %s\n", err);
-		return FB_EUSAGE;
-	}
-	if (compare_check(in, *n, err, sizeof(err)) != FB_OK) {
-		fprintf(stderr, "flashbench: %s\n", err);
-		return FB_EUSAGE;
-	}
-	return FB_OK;
+	return r;
 }
 
 int compare_main(const struct fb_opts *o, int nargs, char **args)
