@@ -146,7 +146,7 @@ static void add_value(struct ai_json *j, struct rec *r, const char *key, enum js
 	add_cell(r, key, v);
 }
 
-/* The lines of a record: a row (its table's name and columns when they change), a verdict, a note. */
+/* A record as lines: a row (its table and columns when they change), a verdict, a note. */
 static void record_lines(struct ai_json *j, const struct rec *r, const char *type,
 			 const char *table, const char *label, const char *text)
 {

@@ -233,7 +233,8 @@ static void compare_test(const struct ci_kind *k, const struct ci_table *a,
 	const char *result;
 
 	out_test_begin("compare");
-	out_note("%s: %c against A (the baseline), %zu row%s", k->option, name, n, n == 1 ? "" : "s");
+	out_note("%s: %c against A (the baseline), %zu row%s", k->option, name, n,
+		 n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++)
 		emit_pair(k, &p[i], x);
 	only_note(p, n, true, 'A');
