@@ -253,7 +253,8 @@ int compare_check(const struct ci_input *in, size_t n, char *err, size_t len)
 
 	if (!in[0].ntables) {
 		snprintf(err, len, "--compare: A (%s) holds no rows of a test that can be compared "
-			 "(%s)", in[0].path, in[0].ignored[0] ? in[0].ignored : "none found");
+			 "(%s)", in[0].path, in[0].ignored[0] ? in[0].ignored
+			 : in[0].rows_ignored ? "find-fat or find-open-au rows only" : "none found");
 		return FB_EUSAGE;
 	}
 	for (size_t i = 1; i < n; i++)

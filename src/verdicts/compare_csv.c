@@ -232,6 +232,4 @@ void ci_csv_line(struct ci_input *in, char *line)
 	}
 	if (in->cur)
 		data_line(in, line);
-	else
-		in->rows_ignored++;
 }

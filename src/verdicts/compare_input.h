@@ -79,15 +79,14 @@ struct ci_input {
 	size_t ntables;
 	struct ci_verdict verdicts[CI_MAX_VERDICTS];
 	size_t nverdicts;
-	unsigned long rows_ignored;	/* rows of tests that are not compared */
-	char ignored[128];		/* their tables, for the note */
+	unsigned long rows_ignored;	/* text: rows of a test that is not compared (find-fat) */
+	char ignored[128];		/* CSV, JSON: the tables of such tests, for the note */
 	/* reading state */
 	const struct ci_kind *cur;	/* the table being read */
 	char topic[32];
 	char **cols;			/* CSV: the column names of the current table */
 	size_t ncols;
 	bool csv_header_next;
-	bool text_open_au;		/* text: the command was -O */
 };
 
 /* Read path ("-": standard input). FB_OK, or FB_EUSAGE with a one-line

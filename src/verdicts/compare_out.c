@@ -335,6 +335,9 @@ void compare_emit(const struct ci_input *in, size_t n)
 		if (in[i].ignored[0])
 			out_note("%c: %s: not compared (rows of no value to compare)",
 				 (char)('A' + i), in[i].ignored);
+		if (in[i].rows_ignored)
+			out_note("%c: %lu rows of find-fat or find-open-au: not compared",
+				 (char)('A' + i), in[i].rows_ignored);
 	}
 	for (size_t i = 1; i < n; i++)
 		unshared(&in[0], &in[i], (char)('A' + i));

@@ -64,6 +64,8 @@ static void row(struct ci_input *in, const char *table, uint64_t size, const dou
 	char key[FB_FMT_LEN];
 	struct ci_table *t = ci_table_for(in, ci_kind_of(table));
 
+	/* The "verdict:" lines that follow are this test's. */
+	snprintf(in->topic, sizeof(in->topic), "%s", table);
 	if (t)
 		ci_add(t, fmt_size(key, sizeof(key), size), (double)size, v, n);
 }
@@ -95,10 +97,13 @@ static void text_record(void *ctx, const struct so_line *l)
 		break;
 	case SO_RATE:
 		/* An open-au row; find-fat's rows (a rate per erase block) are not compared. */
-		if (l->nrates == 1 && !l->slowest)
+		if (l->nrates == 1 && !l->slowest) {
 			row(in, "open-au", l->size, &l->rate, 1);
-		else
+		} else {
 			in->rows_ignored++;
+			snprintf(in->topic, sizeof(in->topic), "%s", l->slowest ? "find-open-au"
+				 : "find-fat");
+		}
 		break;
 	case SO_SKIP:
 		rd->skipped = true;

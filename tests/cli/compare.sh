@@ -85,6 +85,16 @@ ok "a test only in A: said" grep -q '^-a: only in A, not in B: not compared$' <<
 ok "the test both hold: compared" grep -q '^compare: -O: ' <<<"$OUT"
 ok "a verdict only A has: said" grep -q '^align: only A says: erase block 4MiB$' <<<"$OUT"
 
+# find-fat's rows are not compared, but its verdict is, in text as in CSV
+"$FB" -f -O sim:jitter=5 >fo.txt 2>/dev/null
+"$FB" -f -O --format=csv sim:jitter=5,seed=2 >fo.csv 2>/dev/null
+expect_status 0 "-f -O: text against CSV" "$FB" --compare fo.txt fo.csv
+ok "find-fat rows: said not compared" grep -q '^A: 9 rows of find-fat or find-open-au: not compared$' <<<"$OUT"
+ok "find-fat table: said not compared" grep -q '^B: find-fat: not compared' <<<"$OUT"
+ok "find-fat verdicts paired" grep -q '^find-fat: A no FAT-optimised area seen (linear), B no FAT-optimised area seen (linear): same$' <<<"$OUT"
+"$FB" -f sim:jitter=5 >f.txt 2>/dev/null
+bad "find-fat alone" "holds no rows of a test that can be compared (find-fat or find-open-au rows only)" --compare f.txt fo.csv
+
 # ---- refusals: one line, exit 2, nothing on stdout
 "$FB" --queue-depth --format=csv sim:jitter=5 >qd.csv
 "$FB" --queue-depth -b 8K --format=csv sim:jitter=5 >qd8.csv
