@@ -107,6 +107,11 @@ static const struct fb_option mode_opts[] = {
 	SHARED("analyze", 0, FO_TEXT, analyze, SCOPE_MODE, "FILE",
 	       "verdicts for saved output of this tool or the original\n"
 	       "(FILE - is standard input); needs no DEVICE"),
+	SHARED("compare", 0, FO_FLAG, compare, SCOPE_MODE, NULL,
+	       "compare saved results A B [C...] of the same test\n"
+	       "(text, JSON or CSV; A is the baseline; one FILE: the\n"
+	       "runs it holds): is a difference real or noise?\n"
+	       "needs no DEVICE"),
 	SHARED("restore", 0, FO_TEXT, restore, SCOPE_MODE, "FILE",
 	       "put a backup left by a killed --preserve run back\n"
 	       "onto DEVICE and verify it (runs no test)"),
@@ -497,6 +502,10 @@ static int check_unused(const struct given *g, uint32_t sel, const char *mode, c
 					   (!e->opt && e->test->after_analyze) ||
 					   (e->opt && applies_to(e, sel & fb_tests_after_analyze())));
 
+		/* --compare takes --out and --format, as --analyze does. */
+		in_mode = in_mode || (mode && strcmp(mode, "--compare") == 0 &&
+				      (scope & SCOPE_ANALYZE));
+
 		if (!g->on[i] || (scope & SCOPE_MODE) || (!e->opt && !mode) ||
 		    (!mode && applies_to(e, sel)) || in_mode)
 			continue;
@@ -592,7 +601,8 @@ static void all_defaults(struct fb_opts *o)
 /* One option: the modes end the parse, a test is selected, a value is set. */
 static int take(const struct entry *e, struct fb_opts *o, char *err, size_t len)
 {
-	if (e->opt && !e->test && (e->opt->scope & SCOPE_MODE) && e->opt->kind == FO_FLAG)
+	if (e->opt && !e->test && (e->opt->scope & SCOPE_MODE) && e->opt->kind == FO_FLAG &&
+	    strcmp(e->name, "compare") != 0)
 		return strcmp(e->name, "help") == 0 ? CLI_HELP
 		       : strcmp(e->name, "version") == 0 ? CLI_VERSION : CLI_LIST_SIMS;
 	if (!e->opt) {
@@ -637,6 +647,12 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 		return FB_EUSAGE;
 	if (o->analyze)
 		return CLI_ANALYZE;
+	/* Saved results: compare_main() refuses a test and counts the inputs. */
+	if (o->compare && !o->tests && !o->restore &&
+	    check_unused(&g, 0, "--compare", err, errlen) != FB_OK)
+		return FB_EUSAGE;
+	if (o->compare)
+		return CLI_COMPARE;
 	return check_args(o, &g, err, errlen);
 }
 

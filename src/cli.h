@@ -22,6 +22,7 @@ enum {
 	CLI_VERSION,		/* --version */
 	CLI_LIST_SIMS,		/* --list-sims */
 	CLI_ANALYZE,		/* --analyze=FILE: o->args/o->nargs not yet checked */
+	CLI_COMPARE,		/* --compare: the inputs in o->args, not yet checked */
 };
 
 /*

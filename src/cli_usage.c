@@ -72,6 +72,7 @@ void cli_usage(FILE *f)
 	put_test_list(f);
 	fputs("       flashbench --restore=BACKUP DEVICE\n"
 	      "       flashbench --analyze=FILE [--advise] [--out=FILE] [--format=FMT]\n"
+	      "       flashbench --compare A B [C...] [--out=FILE] [--format=FMT]\n"
 	      "       flashbench --list-sims | --help | --version\n"
 	      "Find out how a flash device behaves: erase block and page size, open\n"
 	      "allocation units, FAT-optimised areas. DEVICE is a block device, a file,\n"

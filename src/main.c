@@ -9,6 +9,7 @@
 #include "analyze_json.h"
 #include "cli.h"
 #include "analyze_cmd.h"
+#include "compare_cmd.h"
 #include "safety/preserve.h"
 #include "run.h"
 #include "sim/sim_spec.h"
@@ -38,6 +39,8 @@ int main(int argc, char **argv)
 		return FB_OK;
 	case CLI_ANALYZE:	/* reads saved output: no DEVICE, no test */
 		return analyze_main(&o, o.nargs, o.args, &analyze_json_source);
+	case CLI_COMPARE:	/* reads saved results: no DEVICE, no test */
+		return compare_main(&o, o.nargs, o.args);
 	default:
 		fprintf(stderr, "flashbench: %s\n", usage_msg);
 		return FB_EUSAGE;

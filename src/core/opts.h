@@ -52,6 +52,7 @@ struct fb_opts {
 	bool report;		/* --report[=full]: the tests it runs, as one block */
 	/* modes: saved output, a backup put back */
 	const char *analyze;
+	bool compare;		/* --compare A B [C...]: the inputs in args */
 	const char *restore;
 	/* safety: --preserve, --backup=FILE */
 	bool preserve;

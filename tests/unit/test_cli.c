@@ -467,6 +467,16 @@ static void option_uses(void)
 	    "sim:");
 }
 
+/* --compare: a mode whose arguments are the inputs; --out and --format go with it. */
+static void compare_mode(void)
+{
+	CHECK(P("--compare", "a.csv", "b.json") == CLI_COMPARE && o.compare && o.nargs == 2);
+	CHECK(P("--compare", "--format=json", "-o", "x.json", "a.csv", "b.json") == CLI_COMPARE &&
+	      o.format == OUT_JSON);
+	BAD("--count=3: has no effect with --compare (it applies to --align, --scatter and "
+	    "--interval)", "--compare", "-c3", "a.csv", "b.csv");
+}
+
 /* Every option of --help is in expect_uses or is a test or mode, and every
  * entry of expect_uses is in --help. */
 static void uses_cover_help(void)
@@ -474,7 +484,7 @@ static void uses_cover_help(void)
 	static const char *const selectors[] = {
 		"align", "scatter", "interval", "readahead", "open-au", "find-fat", "find-open-au",
 		"analyze", "restore", "list-sims", "help", "version", "queue-depth", "info", "report",
-		"advise", "app-class", "survey", "sustained", "capacity",
+		"advise", "app-class", "survey", "sustained", "capacity", "compare",
 	};
 	char *text = NULL, *p;
 	size_t len = 0;
@@ -691,6 +701,7 @@ int main(void)
 	getopt_errors();
 	option_uses();
 	uses_cover_help();
+	compare_mode();
 	limits();
 	again_and_again();
 	small_buffer();

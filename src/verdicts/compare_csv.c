@@ -1,0 +1,235 @@
+/*
+ * --compare: the CSV of --format=csv (and of --sustained's --log) line by
+ * line: its "# " lines (the command, the device, the parameters, each
+ * table's name, verdicts), each table's line of column names, its rows.
+ * A JSON document arrives here as the same lines (compare_json.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verdicts/compare_input.h"
+#include "core/units.h"
+
+#define CSV_MAX_COLS 256
+
+/* Split a CSV line in place; quoted cells lose their quotes (a cell is
+ * copied over its own start). Returns the count. */
+static size_t split_csv(char *s, char **cell, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		char *w = s;
+
+		cell[n++] = s;
+		if (*s == '"') {
+			for (s++; *s; s++) {
+				if (*s == '"' && s[1] == '"')
+					s++;
+				else if (*s == '"') {
+					s++;
+					break;
+				}
+				*w++ = *s;
+			}
+		}
+		while (*s && *s != ',')
+			*w++ = *s++;
+		if (!*s) {
+			*w = '\0';
+			break;
+		}
+		*w = '\0';
+		s++;
+	}
+	return n;
+}
+
+static void set_columns(struct ci_input *in, char *line)
+{
+	char *cell[CSV_MAX_COLS];
+	size_t n = split_csv(line, cell, CSV_MAX_COLS);
+
+	for (size_t i = 0; i < in->ncols; i++)
+		free(in->cols[i]);
+	free(in->cols);
+	in->cols = calloc(n, sizeof(*in->cols));
+	in->ncols = 0;
+	for (size_t i = 0; in->cols && i < n; i++)
+		if ((in->cols[i] = strdup(cell[i])))
+			in->ncols = i + 1;
+	in->csv_header_next = false;
+}
+
+static int column(const struct ci_input *in, const char *name)
+{
+	for (size_t i = 0; i < in->ncols; i++)
+		if (strcmp(in->cols[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* A list field's cells: NAME_1 ... NAME_n. */
+static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const char *name,
+			 double *v)
+{
+	size_t len = strlen(name), k = 0;
+
+	for (size_t i = 0; i < in->ncols && i < n && k < CI_MAX_RUNS; i++) {
+		const char *c = in->cols[i];
+
+		if (strncmp(c, name, len) == 0 && c[len] == '_' && c[len + 1] &&
+		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0])
+			v[k++] = strtod(cell[i], NULL);
+	}
+	return k;
+}
+
+/* The key of a row as shown, and where it sorts. -1 when the cell is empty. */
+static int row_key(struct ci_table *t, const char *cell, char *key, size_t len, double *order)
+{
+	double x = strtod(cell, NULL);
+
+	if (!cell[0])
+		return -1;
+	switch (t->kind->key_type) {
+	case CK_BYTES:
+		fmt_size(key, len, (uint64_t)x);
+		break;
+	case CK_COUNT:
+		snprintf(key, len, "%llu", (unsigned long long)x);
+		break;
+	case CK_TEXT:
+		snprintf(key, len, "%s", cell);
+		x = (double)t->nrows;
+		break;
+	case CK_TIME:
+		/*
+		 * A log's rows come every --log-interval of device time, a
+		 * little late; the last one is a partial interval. Paired by
+		 * the interval they end, the first row's time rounded.
+		 */
+		if (!t->interval)
+			t->interval = x > 0 ? so_round_time(x) : 1e9;
+		x = ceil(x / t->interval - 0.25) * t->interval;
+		fmt_time(key, len, x);
+		break;
+	}
+	*order = x;
+	return 0;
+}
+
+static void data_line(struct ci_input *in, char *line)
+{
+	const struct ci_kind *k = in->cur;
+	char *cell[CSV_MAX_COLS], key[48];
+	double v[CI_MAX_RUNS], order;
+	size_t n = split_csv(line, cell, CSV_MAX_COLS), nv = 0;
+	int kc = column(in, k->key), vc;
+	struct ci_table *t = ci_table_for(in, k);
+
+	if (kc < 0 || (size_t)kc >= n || !t)
+		return;
+	/* Logs written one after another: each starts with its names again. */
+	if (strcmp(cell[kc], k->key) == 0) {
+		for (size_t i = 1; i < n; i++)
+			cell[i][-1] = ',';
+		set_columns(in, line);
+		return;
+	}
+	if (row_key(t, cell[kc], key, sizeof(key), &order) < 0)
+		return;
+	if (k->runs)
+		nv = list_cells(in, cell, n, k->runs, v);
+	if (!nv) {
+		const char *name = k->value_random && strncmp(key, "random", 6) == 0
+				   ? k->value_random : k->value;
+
+		vc = name ? column(in, name) : -1;
+		if (vc < 0 || (size_t)vc >= n || !cell[vc][0])
+			return;
+		v[nv++] = strtod(cell[vc], NULL);
+	}
+	ci_add(t, key, order, v, nv);
+}
+
+/* "# device: PATH (KIND), N bytes, sector S" */
+static void device_line(struct ci_input *in, const char *s)
+{
+	const char *open = strrchr(s, '('), *close = open ? strchr(open, ')') : NULL;
+	unsigned long long size;
+
+	if (!open || !close || open == s)
+		return;
+	snprintf(in->device, sizeof(in->device), "%.*s", (int)(open - s - 1), s);
+	snprintf(in->dev_kind, sizeof(in->dev_kind), "%.*s", (int)(close - open - 1), open + 1);
+	if (sscanf(close + 1, ", %llu bytes", &size) == 1)
+		in->dev_size = size;
+}
+
+static void table_line(struct ci_input *in, const char *name)
+{
+	size_t n = strcspn(name, " ");
+
+	in->cur = ci_kind_of(name);
+	in->csv_header_next = true;
+	/* The verdicts that follow belong to the test: "open-au-step" is -O's. */
+	if (strstr(name, "-step"))
+		n = (size_t)(strstr(name, "-step") - name);
+	else if (strstr(name, "-summary"))
+		n = (size_t)(strstr(name, "-summary") - name);
+	snprintf(in->topic, sizeof(in->topic), "%.*s", (int)n, name);
+	if (!in->cur && !strstr(name, "-step") && !strstr(name, "-summary") &&
+	    strlen(in->ignored) + strlen(name) + 3 < sizeof(in->ignored) && !strstr(in->ignored, name))
+		snprintf(in->ignored + strlen(in->ignored), sizeof(in->ignored) - strlen(in->ignored),
+			 "%s%s", in->ignored[0] ? ", " : "", name);
+}
+
+static void comment_line(struct ci_input *in, const char *s)
+{
+	unsigned long long v;
+	const char *colon;
+
+	if (strncmp(s, "flashbench ", 11) == 0 && (colon = strstr(s, ": ")))
+		snprintf(in->command, sizeof(in->command), "%s", colon + 2);
+	else if (strncmp(s, "device: ", 8) == 0)
+		device_line(in, s + 8);
+	else if (sscanf(s, "parameter blocksize=%llu", &v) == 1)
+		in->blocksize = v;
+	else if (sscanf(s, "parameter erasesize=%llu", &v) == 1)
+		in->erasesize = v;
+	else if (strncmp(s, "table: ", 7) == 0)
+		table_line(in, s + 7);
+	else if (strncmp(s, "test: ", 6) == 0) {	/* a JSON document's test */
+		snprintf(in->topic, sizeof(in->topic), "%s", s + 6);
+		in->cur = NULL;
+	}
+	else
+		ci_verdict_line(in, s);
+}
+
+void ci_csv_line(struct ci_input *in, char *line)
+{
+	if (line[0] == '#') {
+		comment_line(in, line + 1 + strspn(line + 1, " "));
+		return;
+	}
+	if (!line[0]) {
+		in->cur = NULL;
+		return;
+	}
+	/* --sustained --log: a file of one table, its names on the first line. */
+	if (!in->csv_header_next && !in->ncols && strncmp(line, "elapsed_ns,", 11) == 0) {
+		in->cur = ci_kind_of("sustained");
+		snprintf(in->topic, sizeof(in->topic), "sustained");
+		in->csv_header_next = true;
+	}
+	if (in->csv_header_next) {
+		set_columns(in, line);
+		return;
+	}
+	if (in->cur)
+		data_line(in, line);
+}
