@@ -101,9 +101,12 @@ def row_text(rec):
             v = "%s (%s)" % (v, fmt_size(int(v)))
         return "%-31s %s" % (rec["fact"], v)
     if t == "capacity":
-        return ("round %d: %d blocks %s apart from %s: %d bad (%d wrapped, %d dropped, "
+        head = "blocks"
+        if rec.get("whole_bytes"):
+            head = "blocks: %s whole from 0B, then" % fmt_size(rec["whole_bytes"])
+        return ("round %d: %d %s %s apart from %s: %d bad (%d wrapped, %d dropped, "
                 "%d other), first bad at %s") % (
-            rec["round"], rec["blocks"], fmt_size(rec["spacing_bytes"]),
+            rec["round"], rec["blocks"], head, fmt_size(rec["spacing_bytes"]),
             fmt_size(rec["start_bytes"]), rec["bad"], rec["wrapped"], rec["dropped"],
             rec["other"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-")
     if t == "sustained":
