@@ -77,6 +77,10 @@ static const struct out_table sum_table = {
 
 /* ---- the run's state */
 
+#define FINE_COVER 3	/* the intervals initial_rate looks at */
+#define FINE_PARTS 10
+#define FINE_MAX 64
+
 struct sus_run {
 	struct target *t;
 	uint64_t start, len, bs, run_id;
@@ -89,6 +93,15 @@ struct sus_run {
 	size_t n, cap;
 	uint64_t elapsed, written, next, last_off;
 	uint64_t iv_start, iv_bytes;	/* the open interval */
+	/*
+	 * The first FINE_COVER intervals again, in tenths: a cache that runs
+	 * out inside the first interval shows only there (not printed; for
+	 * the summary). nfine 0 once they no longer fit.
+	 */
+	struct sus_iv fine[FINE_MAX];
+	size_t nfine;
+	bool fine_full;
+	uint64_t fine_start, fine_bytes;
 };
 
 void sus_region(const struct fb_opts *o, uint64_t size, uint64_t *start, uint64_t *len)
@@ -141,6 +154,22 @@ uint64_t sus_perm_next(struct sus_perm *p)
 
 /* ---- records */
 
+/* Close the open fine interval (the start in tenths of an interval). */
+static void close_fine(struct sus_run *s)
+{
+	if (s->fine_bytes == 0)
+		return;
+	if (s->nfine == FINE_MAX) {
+		s->fine_full = true;
+		return;
+	}
+	s->fine[s->nfine++] = (struct sus_iv){ (double)s->elapsed,
+					       (double)(s->elapsed - s->fine_start), s->written,
+					       s->fine_bytes };
+	s->fine_start = s->elapsed;
+	s->fine_bytes = 0;
+}
+
 /* Close the open interval: a row, a --log line, and kept for the summary. */
 static int close_interval(struct sus_run *s)
 {
@@ -154,6 +183,8 @@ static int close_interval(struct sus_run *s)
 
 	if (s->iv_bytes == 0)
 		return FB_OK;
+	if (s->n < FINE_COVER)
+		close_fine(s);
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		struct sus_iv *p = realloc(s->ivs, cap * sizeof(*p));
@@ -232,6 +263,11 @@ static int write_all(struct sus_run *s)
 		s->written += len;
 		s->iv_bytes += len;
 		s->last_off = off + len;
+		if (s->n < FINE_COVER) {
+			s->fine_bytes += len;
+			if (s->elapsed - s->fine_start >= sus_opts.interval / FINE_PARTS)
+				close_fine(s);
+		}
 		if (s->elapsed - s->iv_start >= sus_opts.interval)
 			r = close_interval(s);
 		if (++count % 64 == 0)
@@ -292,9 +328,10 @@ static void cliff_verdict(const struct sus_judgement *j)
 	v.result = "named";
 	v.has_value = true;
 	v.value = j->cliff_bytes;
-	out_verdict(&v, "after %s (%s): the rate stays below %s (%g%% of the initial %s)",
+	out_verdict(&v, "after %s (%s): the rate stays below %s (%g%% of the initial %s%s)",
 		    fmt_size(b, sizeof(b), j->cliff_bytes), fmt_time(tm, sizeof(tm), j->cliff_ns),
-		    th, sus_opts.cliff_pct, in);
+		    th, sus_opts.cliff_pct, in, j->from_start ?
+		    ", from tenths of the first intervals: the cliff lies inside the first one" : "");
 }
 
 static void slow_verdict(const struct sus_judgement *j)
@@ -323,8 +360,11 @@ static void summary(const struct sus_run *s)
 
 	if (s->n == 0)
 		return;
-	sus_judge(s->ivs, s->n, sus_opts.cliff_pct, (double)sus_opts.slow_bps,
-		  (double)sus_opts.interval / 2, &j);
+	if (!sus_judge_start(s->ivs, s->n, s->fine, s->fine_full ? 0 : s->nfine,
+			     s->n < FINE_COVER ? s->n : FINE_COVER, sus_opts.cliff_pct,
+			     (double)sus_opts.slow_bps, (double)sus_opts.interval / 2,
+			     (double)sus_opts.interval / FINE_PARTS / 2, &j))
+		return;
 	out_row(&sum_table, (union out_val[]){
 		{ .u = s->written }, { .d = (double)s->elapsed }, { .d = j.average },
 		{ .d = j.initial }, { .d = j.sustained }, { .d = lh_percentile(s->all, 50) },

@@ -31,6 +31,13 @@ ok "cliff: the sustained rate is the bands'" python3 -c "import sys; v=$(rec "$T
 # a larger cache moves it; none without a cache
 "$FB" --sustained -b 1M --size=1G --log-interval=50ms --format=json sim:ssd,cache=512M >"$TMP/c2.json" 2>/dev/null
 ok "cliff: follows the cache size" python3 -c "import sys; v=$(rec "$TMP/c2.json" verdict cliff value); sys.exit(not abs(v - 536870912) <= 53687091)"
+# A cliff inside the first interval (the cache writes 441 MB/s for 0.6 s
+# of the default 1 s): found from the start in tenths, the initial rate
+# the cache's; the intervals alone said "cliff: none", initial 194M/s.
+expect_status 0 "cliff in the first interval" "$FB" --sustained -b 1M --size=2G "$CACHE"
+ok "cliff in the first interval: named" grep -qx 'cliff: after 257MiB (615ms): the rate stays below 220M/s (50% of the initial 441M/s, from tenths of the first intervals: the cliff lies inside the first one)' <<<"$OUT"
+ok "cliff in the first interval: the summary's initial rate" grep -q '^2GiB in 10.3s: average 208M/s, initial 441M/s, sustained 194M/s;' <<<"$OUT"
+ok "cliff in the first interval: the intervals as before" grep -qP '^1.00s\tat 329MiB\t329MiB\t344M/s\t' <<<"$OUT"
 expect_status 0 "no cache" "$FB" --sustained -b 1M --size=512M --log-interval=50ms sim:ssd,cache=0
 ok "no cache: no cliff" grep -q '^cliff: none: the rate does not stay below' <<<"$OUT"
 ok "no cache: no slow episode" grep -q '^slow: none below' <<<"$OUT"
