@@ -115,6 +115,18 @@ else
 	skip_ci "a small tmpfs for the backup needs root"
 fi
 
+# --random with a --duration that ends first: the few blocks written are
+# all that was checked ("usable up to 1TiB" from 6 blocks before).
+rm -f "$TMP/big.img"
+expect_status 0 "--random --verify, 6 blocks of 1TiB" "$FB" --sustained --random --verify -b 4K --duration=50ms "sim:size=1T,image=$TMP/big.img"
+ok "6 blocks of 1TiB: the row says what was written" grep -qx 'read back 6 blocks: 0 bad (0 wrapped, 0 misplaced, 0 dropped, 0 corrupt), first bad at -, 24KiB written at random over 1TiB: no usable size known' <<<"$OUT"
+ok "6 blocks of 1TiB: the verdict says what was checked" grep -qx 'verify: good: the 6 blocks written hold what was written (24KiB at random over 1TiB: the rest was not written, so no usable size is known)' <<<"$OUT"
+rm -f "$TMP/big.img"
+"$FB" --sustained --random --verify -b 4K --duration=50ms --format=json "sim:size=1T,image=$TMP/big.img" >"$TMP/big.json" 2>/dev/null
+ok "6 blocks of 1TiB: no usable size in the JSON" [ "$(rec "$TMP/big.json" row sustained-verify usable_bytes)" = 0 ]
+ok "6 blocks of 1TiB: the bytes written at random" [ "$(rec "$TMP/big.json" row sustained-verify scattered_bytes)" = 24576 ]
+rm -f "$TMP/big.img"
+
 # --verify: a healthy image, a card that wraps at half its size, one that drops writes.
 expect_status 0 "--verify healthy" "$FB" --sustained -b 64K --verify "$IMG"
 ok "--verify healthy: 256 blocks, none bad" grep -qE '^read back 256 blocks: 0 bad \(0 wrapped, 0 misplaced, 0 dropped, 0 corrupt\), first bad at -, usable up to 16MiB$' <<<"$OUT"
