@@ -49,6 +49,19 @@ ok "sim error: offset, length and errno" \
 ok "sim error: restored" grep -q "restored 3145728 bytes, verified" <<<"$ERR"
 ok "sim error: data back" [ "$(sum "$simimg")" = "$simbefore" ]
 
+# An image shorter than the card: -O writes past its end, the restore
+# writes back the zeros the card read there, and the image goes back to
+# its size and bytes (it stayed at 30408704 bytes); without --preserve
+# what the test wrote stays.
+short=$TMP/short.img
+head -c 1000001 /dev/urandom >"$short"
+cp "$short" "$TMP/short.orig"
+expect_status 0 "short image --preserve" "$FB" -O -e 1M --preserve --backup="$TMP/b16" "sim:size=64M,image=$short"
+ok "short image: back to 1000001 bytes ($(stat -c %s "$short"))" [ "$(stat -c %s "$short")" -eq 1000001 ]
+ok "short image: its bytes back" cmp -s "$short" "$TMP/short.orig"
+expect_status 0 "short image without --preserve" "$FB" -O -e 1M "sim:size=64M,image=$short"
+ok "short image without --preserve: the test's data stays" [ "$(stat -c %s "$short")" -eq 30408704 ]
+
 if [ ! -e "$SHIM" ]; then
 	skip_ci "no $SHIM: run make check"
 	done_testing
