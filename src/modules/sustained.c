@@ -495,6 +495,16 @@ static int sus_check(struct fb_opts *o, char *err, size_t len)
 			 (unsigned long long)o->blocksize, STAMP_LEN);
 		return FB_EUSAGE;
 	}
+	/* the limit --queue-depth has: -e is none of theirs */
+	if (o->blocksize > ENG_MAX_REQUEST) {
+		snprintf(err, len, "--blocksize %llu: --sustained takes requests of at most %llu",
+			 (unsigned long long)o->blocksize, ENG_MAX_REQUEST);
+		return FB_EUSAGE;
+	}
+	if (sus_opts.log && !sus_opts.log[0]) {
+		snprintf(err, len, "--log=: an empty file name");
+		return FB_EUSAGE;
+	}
 	return FB_OK;
 }
 

@@ -412,6 +412,11 @@ static int open_image(const char *path, int flags, int *fd, char *err, size_t er
 	*fd = open(path, (flags & TGT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0 && errno == ENOENT && (flags & TGT_WRITE))
 		return 0;
+	/* a directory opened for writing: bad usage, as it is for a read test */
+	if (*fd < 0 && errno == EISDIR) {
+		snprintf(err, errlen, "sim: image '%s': not a regular file or block device", path);
+		return -EINVAL;
+	}
 	if (*fd >= 0 && fstat(*fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
 		snprintf(err, errlen, "sim: image '%s': not a regular file or block device", path);
 		close(*fd);
