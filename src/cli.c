@@ -618,15 +618,15 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 		return usage_err(err, errlen,
 				 "--offset %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->offset, (unsigned long long)s, t->path);
+	for (const struct fb_test *const *p = fb_tests; *p; p++)
+		if (fb_test_selected(o, *p) && (*p)->check_target &&
+		    (r = (*p)->check_target(o, t, err, errlen)) != FB_OK)
+			return r;
 	/* at the very end nothing is left to test ("will overwrite 0B", exit 0); past it
 	 * each test says what it would access */
 	if (o->offset_set && o->offset == t->size)
 		return usage_err(err, errlen, "--offset %llu is the end of %s: nothing to test",
 				 (unsigned long long)o->offset, t->path);
-	for (const struct fb_test *const *p = fb_tests; *p; p++)
-		if (fb_test_selected(o, *p) && (*p)->check_target &&
-		    (r = (*p)->check_target(o, t, err, errlen)) != FB_OK)
-			return r;
 	return FB_OK;
 }
 

@@ -21,7 +21,7 @@ ok "--log= empty: nothing written" untouched
 
 # --offset at the end: "will overwrite 0B", exit 0.
 bad "--offset at the end" "--offset 67108864 is the end of $IMG: nothing to test" --sustained --offset=64M "$IMG"
-bad "--offset at the end, --queue-depth" "is the end of" --queue-depth --write --offset=64M "$IMG"
+bad "--offset at the end, --queue-depth" "passes the end" --queue-depth --write --offset=64M "$IMG"
 bad "--offset at the end, -O" "is the end of" -O --offset=64M "$IMG"
 ok "--offset: nothing written" untouched
 
