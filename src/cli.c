@@ -402,6 +402,19 @@ static bool lists(const struct fb_test *t, const char *name)
 	return false;
 }
 
+/*
+ * A selected write test that takes --erasesize: its -b must fit in an
+ * erase block. The others (--sustained, --queue-depth) refuse -e, so it
+ * is no limit of theirs: their -b is bounded by --size and the device.
+ */
+static bool cuts_erase_blocks(const struct fb_opts *o)
+{
+	for (const struct fb_test *const *t = fb_tests; *t; t++)
+		if (fb_test_selected(o, *t) && fb_test_writes(*t) && lists(*t, "erasesize"))
+			return true;
+	return false;
+}
+
 /* Does entry e change what test t does? */
 static bool applies(const struct entry *e, const struct fb_test *t)
 {
@@ -565,8 +578,8 @@ static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_
 	fb_tests_expand(o);	/* --survey runs -a, --find-open-au and --advise */
 	if ((r = check_unused(g, o->tests, NULL, err, len)) != FB_OK)
 		return r;
-	/* Only the write tests cut erase blocks into blocks. */
-	if (fb_tests_write(o) && o->blocksize > o->erasesize)
+	/* Only the write tests that take --erasesize cut erase blocks into blocks. */
+	if (cuts_erase_blocks(o) && o->blocksize > o->erasesize)
 		return usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
 				 (unsigned long long)o->blocksize, (unsigned long long)o->erasesize);
 	if (!o->offset_set) {
@@ -677,6 +690,11 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 		if (fb_test_selected(o, *p) && (*p)->check_target &&
 		    (r = (*p)->check_target(o, t, err, errlen)) != FB_OK)
 			return r;
+	/* at the very end nothing is left to test ("will overwrite 0B", exit 0); past it
+	 * each test says what it would access */
+	if (o->offset_set && o->offset == t->size)
+		return usage_err(err, errlen, "--offset %llu is the end of %s: nothing to test",
+				 (unsigned long long)o->offset, t->path);
 	return FB_OK;
 }
 

@@ -378,10 +378,11 @@ int fb_run(struct fb_opts *o)
 		return r;
 	if ((r = open_target(o, &t)) != FB_OK)
 		return r;
-	if (cli_check_geometry(o, t, msg, sizeof(msg)) != FB_OK) {
+	/* FB_EUSAGE, or FB_ESAFETY from a test's claim (the readahead's lock) */
+	if ((r = cli_check_geometry(o, t, msg, sizeof(msg))) != FB_OK) {
 		fprintf(stderr, "flashbench: %s\n", msg);
 		target_close(t);
-		return FB_EUSAGE;
+		return r;
 	}
 	if (o->verbose)
 		print_verbose(o, t);

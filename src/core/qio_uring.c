@@ -189,6 +189,17 @@ static void uring_free(struct uring *u)
 {
 	struct io_uring_rsrc_update up = { .offset = (unsigned)u->enter_fd };
 
+	/*
+	 * Closing the ring leaves its teardown to a kernel worker, and the
+	 * registered file with it: the device stays open (and claimed
+	 * O_EXCL) after we exit, so the next run is refused as busy. Dropped
+	 * here, the file's last reference goes in this call, as does the
+	 * registered buffers' pinning.
+	 */
+	if (u->fixed_file)
+		sys_register(u->ring_fd, IORING_UNREGISTER_FILES, NULL, 0);
+	if (u->nbufs)
+		sys_register(u->ring_fd, IORING_UNREGISTER_BUFFERS, NULL, 0);
 	/* A registered ring fd keeps the ring alive after close(): drop it. */
 	if (u->enter_flags)
 		sys_register(u->ring_fd, IORING_UNREGISTER_RING_FDS, &up, 1);

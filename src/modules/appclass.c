@@ -198,6 +198,11 @@ static int app_check_target(const struct fb_opts *o, const struct target *t, cha
 			    size_t len)
 {
 	(void)o;
+	if (t->zone_size) {
+		snprintf(err, len, "--app-class: %s is a zoned device (writes only at each zone's "
+			 "write pointer); its random writes are not supported", t->path);
+		return FB_EUSAGE;
+	}
 	if (t->sector > APP_BLOCK) {
 		snprintf(err, len, "--app-class: 4KiB requests are impossible on the %u-byte "
 			 "sectors of %s", t->sector, t->path);

@@ -500,6 +500,16 @@ static int qd_check_target(const struct fb_opts *o, const struct target *t, char
 {
 	uint64_t bs = qd_bs(o), end = o->offset + qd_bytes(o);
 
+	/* refused here, before any I/O, not by the first write or the queue's set-up */
+	if (qd.write && t->zone_size) {
+		snprintf(err, len, "--queue-depth --write: %s is a zoned device (writes only at each "
+			 "zone's write pointer); not supported", t->path);
+		return FB_EUSAGE;
+	}
+	if (!t->ops->qopen) {
+		snprintf(err, len, "--queue-depth: %s takes no queued requests", t->path);
+		return FB_EUSAGE;
+	}
 	if (bs % t->sector) {
 		snprintf(err, len, "--blocksize %llu is not a multiple of the %u-byte sector of %s",
 			 (unsigned long long)bs, t->sector, t->path);

@@ -548,6 +548,8 @@ static int readahead_run(const struct fb_opts *o, struct target *t)
 	}
 	if (s->own_fd)
 		close(s->ra_fd);
+	if (ra_opts.buffered)
+		ra_unlock();
 	eng_buffer_free(s->buf);
 	free(s);
 	return r;
@@ -569,7 +571,10 @@ static int readahead_check(struct fb_opts *o, char *err, size_t len)
 static int readahead_check_target(const struct fb_opts *o, const struct target *t, char *err,
 				  size_t len)
 {
-	return ra_check_target(o, t, err, len) < 0 ? FB_EUSAGE : FB_OK;
+	if (ra_check_target(o, t, err, len) < 0)
+		return FB_EUSAGE;
+	/* before any test of the run writes or reads: a refusal touches nothing */
+	return ra_opts.buffered ? ra_lock(t, err, len) : FB_OK;
 }
 
 static const struct fb_option readahead_options[] = {

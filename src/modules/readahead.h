@@ -57,4 +57,12 @@ int ra_check_opts(const struct fb_opts *o, char *err, size_t len);
 /* Checks that need the device (sector size, kind); 0 or -1 as above. */
 int ra_check_target(const struct fb_opts *o, const struct target *t, char *err, size_t len);
 
+/*
+ * --buffered: hold the lock on t's disk readahead (readahead_lock.c);
+ * FB_OK (also where there is none to take), or FB_ESAFETY with the
+ * reason in err when another run holds it. ra_unlock() lets it go.
+ */
+int ra_lock(const struct target *t, char *err, size_t len);
+void ra_unlock(void);
+
 #endif

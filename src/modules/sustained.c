@@ -50,32 +50,11 @@ static const struct out_field sus_fields[] = {
 
 static const struct out_table sus_table = { "sustained", sus_fields, 7, sus_text, NULL };
 
-/* The summary: "average 83M/s, initial 150M/s, sustained 60M/s; latency p50 ...". */
-static void sum_text(char *line, size_t len, const union out_val *v)
-{
-	char a[FB_FMT_LEN], i[FB_FMT_LEN], s[FB_FMT_LEN], w[FB_FMT_LEN], e[FB_FMT_LEN];
-	char p50[FB_FMT_LEN], p99[FB_FMT_LEN], p999[FB_FMT_LEN], mx[FB_FMT_LEN];
-
-	snprintf(line, len, "%s in %s: average %s, initial %s, sustained %s; "
-		 "latency p50 %s p99 %s p99.9 %s max %s",
-		 fmt_size(w, sizeof(w), v[0].u), fmt_time(e, sizeof(e), v[1].d),
-		 fmt_rate(a, sizeof(a), v[2].d), fmt_rate(i, sizeof(i), v[3].d),
-		 fmt_rate(s, sizeof(s), v[4].d), fmt_time(p50, sizeof(p50), v[5].d),
-		 fmt_time(p99, sizeof(p99), v[6].d), fmt_time(p999, sizeof(p999), v[7].d),
-		 fmt_time(mx, sizeof(mx), v[8].d));
-}
-
-static const struct out_field sum_fields[] = {
-	{ "written_bytes", OT_BYTES }, { "elapsed_ns", OT_NS }, { "average_bps", OT_BPS },
-	{ "initial_bps", OT_BPS }, { "sustained_bps", OT_BPS }, { "p50_ns", OT_NS },
-	{ "p99_ns", OT_NS }, { "p999_ns", OT_NS }, { "max_ns", OT_NS },
-};
-
-static const struct out_table sum_table = {
-	"sustained-summary", sum_fields, 9, sum_text, NULL,
-};
-
 /* ---- the run's state */
+
+#define FINE_COVER 3	/* the intervals initial_rate looks at */
+#define FINE_PARTS 10
+#define FINE_MAX 64
 
 struct sus_run {
 	struct target *t;
@@ -89,6 +68,15 @@ struct sus_run {
 	size_t n, cap;
 	uint64_t elapsed, written, next, last_off;
 	uint64_t iv_start, iv_bytes;	/* the open interval */
+	/*
+	 * The first FINE_COVER intervals again, in tenths: a cache that runs
+	 * out inside the first interval shows only there (not printed; for
+	 * the summary). nfine 0 once they no longer fit.
+	 */
+	struct sus_iv fine[FINE_MAX];
+	size_t nfine;
+	bool fine_full;
+	uint64_t fine_start, fine_bytes;
 };
 
 void sus_region(const struct fb_opts *o, uint64_t size, uint64_t *start, uint64_t *len)
@@ -141,6 +129,22 @@ uint64_t sus_perm_next(struct sus_perm *p)
 
 /* ---- records */
 
+/* Close the open fine interval (the start in tenths of an interval). */
+static void close_fine(struct sus_run *s)
+{
+	if (s->fine_bytes == 0)
+		return;
+	if (s->nfine == FINE_MAX) {
+		s->fine_full = true;
+		return;
+	}
+	s->fine[s->nfine++] = (struct sus_iv){ (double)s->elapsed,
+					       (double)(s->elapsed - s->fine_start), s->written,
+					       s->fine_bytes };
+	s->fine_start = s->elapsed;
+	s->fine_bytes = 0;
+}
+
 /* Close the open interval: a row, a --log line, and kept for the summary. */
 static int close_interval(struct sus_run *s)
 {
@@ -154,6 +158,8 @@ static int close_interval(struct sus_run *s)
 
 	if (s->iv_bytes == 0)
 		return FB_OK;
+	if (s->n < FINE_COVER)
+		close_fine(s);
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		struct sus_iv *p = realloc(s->ivs, cap * sizeof(*p));
@@ -232,6 +238,11 @@ static int write_all(struct sus_run *s)
 		s->written += len;
 		s->iv_bytes += len;
 		s->last_off = off + len;
+		if (s->n < FINE_COVER) {
+			s->fine_bytes += len;
+			if (s->elapsed - s->fine_start >= sus_opts.interval / FINE_PARTS)
+				close_fine(s);
+		}
 		if (s->elapsed - s->iv_start >= sus_opts.interval)
 			r = close_interval(s);
 		if (++count % 64 == 0)
@@ -274,64 +285,17 @@ static int reset_zones(struct sus_run *s)
 	return r;
 }
 
-/* ---- the summary */
-
-static void cliff_verdict(const struct sus_judgement *j)
-{
-	char b[FB_FMT_LEN], tm[FB_FMT_LEN], th[FB_FMT_LEN], in[FB_FMT_LEN];
-	struct out_verdict v = { .label = "cliff", .name = "cliff", .result = "none",
-				 .unit = "bytes" };
-
-	fmt_rate(th, sizeof(th), j->cliff_threshold);
-	fmt_rate(in, sizeof(in), j->initial);
-	if (!j->cliff) {
-		out_verdict(&v, "none: the rate does not stay below %s (%g%% of the initial %s)",
-			    th, sus_opts.cliff_pct, in);
-		return;
-	}
-	v.result = "named";
-	v.has_value = true;
-	v.value = j->cliff_bytes;
-	out_verdict(&v, "after %s (%s): the rate stays below %s (%g%% of the initial %s)",
-		    fmt_size(b, sizeof(b), j->cliff_bytes), fmt_time(tm, sizeof(tm), j->cliff_ns),
-		    th, sus_opts.cliff_pct, in);
-}
-
-static void slow_verdict(const struct sus_judgement *j)
-{
-	char th[FB_FMT_LEN], all[FB_FMT_LEN], lng[FB_FMT_LEN], low[FB_FMT_LEN];
-	struct out_verdict v = { .label = "slow", .name = "slow_episodes", .result = "none",
-				 .has_value = true, .value = j->slow_count, .unit = "count" };
-
-	fmt_rate(th, sizeof(th), j->slow_threshold);
-	if (!j->slow_count) {
-		out_verdict(&v, "none below %s", th);
-		return;
-	}
-	v.result = j->recovered ? "recovered" : "not_recovered";
-	out_verdict(&v, "%u episode%s below %s, %s in all, longest %s, lowest %s; %s",
-		    j->slow_count, j->slow_count == 1 ? "" : "s", th,
-		    fmt_time(all, sizeof(all), j->slow_ns),
-		    fmt_time(lng, sizeof(lng), j->slow_longest_ns),
-		    fmt_rate(low, sizeof(low), j->slow_lowest),
-		    j->recovered ? "recovered" : "not recovered by the end");
-}
+/* ---- the summary (sustained_summary.c) */
 
 static void summary(const struct sus_run *s)
 {
-	struct sus_judgement j;
+	struct sus_record r = {
+		.ivs = s->ivs, .n = s->n, .fine = s->fine, .nfine = s->fine_full ? 0 : s->nfine,
+		.covered = s->n < FINE_COVER ? s->n : FINE_COVER, .fine_parts = FINE_PARTS,
+		.all = s->all, .written = s->written, .elapsed = s->elapsed,
+	};
 
-	if (s->n == 0)
-		return;
-	sus_judge(s->ivs, s->n, sus_opts.cliff_pct, (double)sus_opts.slow_bps,
-		  (double)sus_opts.interval / 2, &j);
-	out_row(&sum_table, (union out_val[]){
-		{ .u = s->written }, { .d = (double)s->elapsed }, { .d = j.average },
-		{ .d = j.initial }, { .d = j.sustained }, { .d = lh_percentile(s->all, 50) },
-		{ .d = lh_percentile(s->all, 99) }, { .d = lh_percentile(s->all, 99.9) },
-		{ .d = (double)lh_max(s->all) } });
-	cliff_verdict(&j);
-	slow_verdict(&j);
+	sus_summary(&r);
 }
 
 /* ---- the run */
@@ -453,6 +417,16 @@ static int sus_check(struct fb_opts *o, char *err, size_t len)
 	if (sus_opts.verify && o->blocksize < STAMP_LEN) {
 		snprintf(err, len, "--verify: --blocksize %llu is smaller than a block's %d-byte stamp",
 			 (unsigned long long)o->blocksize, STAMP_LEN);
+		return FB_EUSAGE;
+	}
+	/* the limit --queue-depth has: -e is none of theirs */
+	if (o->blocksize > ENG_MAX_REQUEST) {
+		snprintf(err, len, "--blocksize %llu: --sustained takes requests of at most %llu",
+			 (unsigned long long)o->blocksize, ENG_MAX_REQUEST);
+		return FB_EUSAGE;
+	}
+	if (sus_opts.log && !sus_opts.log[0]) {
+		snprintf(err, len, "--log=: an empty file name");
 		return FB_EUSAGE;
 	}
 	return FB_OK;
@@ -577,6 +551,6 @@ const struct fb_test test_sustained = {
 	.open_flags = sus_open_flags,
 	.regions = sus_regions,
 	.run = sus_run,
-	.tables = (const struct out_table *const[]){ &sus_table, &sum_table, &sus_verify_table,
+	.tables = (const struct out_table *const[]){ &sus_table, &sus_sum_table, &sus_verify_table,
 						   NULL },
 };

@@ -10,6 +10,9 @@
 
 #include "core/target.h"
 #include "modules/test.h"
+#include "verdicts/verdict_sustained.h"
+
+struct lat_hist;
 
 struct sus_opts {
 	uint64_t duration;	/* ns of device time, 0: the whole region */
@@ -48,5 +51,22 @@ int sus_verify(struct target *t, uint64_t start, uint64_t len, uint64_t bs, uint
 	       uint64_t written, bool random);
 
 extern const struct out_table sus_verify_table;
+
+/* What the summary judges: the run's intervals, and its first ones in parts. */
+struct sus_record {
+	const struct sus_iv *ivs;
+	size_t n;
+	const struct sus_iv *fine;	/* the first `covered` intervals in parts */
+	size_t nfine;			/* 0: they did not fit */
+	size_t covered;
+	unsigned fine_parts;		/* parts per interval */
+	const struct lat_hist *all;	/* every request's latency */
+	uint64_t written, elapsed;	/* bytes, ns of device time */
+};
+
+/* The summary row and the cliff and slow verdicts. */
+void sus_summary(const struct sus_record *r);
+
+extern const struct out_table sus_sum_table;
 
 #endif

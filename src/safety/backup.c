@@ -329,11 +329,52 @@ void backup_discard(struct preserve *p)
 }
 
 /*
+ * What could not be written back, summed up: a device that shrank during
+ * the run fails every sector past its new end, and a line per sector
+ * buried the one that matters (the retry command) under thousands.
+ */
+struct unrestored {
+	uint64_t first, end, bytes, pieces;
+	uint64_t err_off;
+	int err;
+};
+
+static void unrestored_add(struct unrestored *u, uint64_t off, uint64_t len, int err)
+{
+	if (!u->bytes) {
+		u->first = off;
+		u->err_off = off;
+		u->err = err;
+	}
+	if (!u->bytes || off != u->end)
+		u->pieces++;
+	if (off < u->first)
+		u->first = off;
+	if (off + len > u->end)
+		u->end = off + len;
+	u->bytes += len;
+}
+
+static void unrestored_say(const struct unrestored *u, const struct target *t)
+{
+	char a[FB_FMT_LEN];
+
+	if (!u->bytes)
+		return;
+	fprintf(stderr, "flashbench: restore: %s between offset %llu and %llu of the device "
+		"(%llu piece%s) not written back; the first failed write, at offset %llu, length "
+		"%u: %s\n", fmt_size(a, sizeof(a), u->bytes), (unsigned long long)u->first,
+		(unsigned long long)u->end, (unsigned long long)u->pieces, u->pieces == 1 ? "" : "s",
+		(unsigned long long)u->err_off, t->sector, strerror(-u->err));
+}
+
+/*
  * A chunk the device refused as a whole: sector by sector. A sector that
  * still fails counts as restored when it reads back as the backup has
  * it: the test's own write to it failed the same way, so it never changed.
  */
-static int write_sectors(struct target *t, const unsigned char *want, size_t len, uint64_t off)
+static int write_sectors(struct target *t, const unsigned char *want, size_t len, uint64_t off,
+			 struct unrestored *u)
 {
 	unsigned char *got = NULL;
 	uint64_t ns;
@@ -347,8 +388,7 @@ static int write_sectors(struct target *t, const unsigned char *want, size_t len
 		if (target_read(t, got, t->sector, off + s, &ns) == 0 &&
 		    memcmp(got, want + s, t->sector) == 0)
 			continue;
-		fprintf(stderr, "flashbench: restore: write at offset %llu, length %u: %s\n",
-			(unsigned long long)(off + s), t->sector, strerror(-r));
+		unrestored_add(u, off + s, t->sector, r);
 		bad = r;
 	}
 	free(got);
@@ -361,7 +401,7 @@ static int write_sectors(struct target *t, const unsigned char *want, size_t len
  * others. 0, or the last -errno.
  */
 static int copy_region(struct preserve *p, struct target *t, void *buf,
-		       const struct bk_entry *e, uint64_t pos)
+		       const struct bk_entry *e, uint64_t pos, struct unrestored *u)
 {
 	uint64_t ns;
 	int r, bad = 0;
@@ -377,7 +417,7 @@ static int copy_region(struct preserve *p, struct target *t, void *buf,
 			return r;
 		}
 		if (target_write(t, buf, n, e->off + done, &ns) < 0 &&
-		    (r = write_sectors(t, buf, n, e->off + done)) < 0)
+		    (r = write_sectors(t, buf, n, e->off + done, u)) < 0)
 			bad = r;
 		done += n;
 	}
@@ -387,12 +427,14 @@ static int copy_region(struct preserve *p, struct target *t, void *buf,
 /* Write every region back, whatever failed before it. 0, or the last -errno. */
 static int copy_in(struct preserve *p, struct target *t, void *buf)
 {
+	struct unrestored u = { 0 };
 	uint64_t pos = p->data_off;
 	int r, bad = 0;
 
 	for (uint32_t i = 0; i < p->nr; pos += p->e[i].len, i++)
-		if ((r = copy_region(p, t, buf, &p->e[i], pos)) < 0)
+		if ((r = copy_region(p, t, buf, &p->e[i], pos, &u)) < 0)
 			bad = r;
+	unrestored_say(&u, t);
 	if (t->fd >= 0 && fsync(t->fd) < 0 && errno != EINVAL)
 		bad = -errno;
 	return bad;

@@ -11,6 +11,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +35,7 @@ struct sim_priv {
 	struct sim_zones zones;
 	int img;		/* backing image, -1 for none (or not created yet) */
 	char create[PATH_MAX];	/* the image a write test creates at its first write */
+	off_t size0;		/* a regular image's size at open (-1: none, or a device) */
 };
 
 static int create_image(struct sim_priv *sp);
@@ -284,12 +287,61 @@ static void sim_stats_op(struct target *t, FILE *f)
 		fprintf(f, "sim: %llu zone resets\n", (unsigned long long)priv(t)->zones.resets);
 }
 
+/* Only zeros in [from, to) of fd? Holes are skipped, not read. */
+static bool zeros_only(int fd, off_t from, off_t to)
+{
+	static const unsigned char zero[65536];
+	unsigned char buf[65536];
+
+	while (from < to) {
+		off_t data = lseek(fd, from, SEEK_DATA), hole;
+
+		if (data < 0)
+			return errno == ENXIO;	/* a hole to the end */
+		if (data >= to)
+			return true;
+		hole = lseek(fd, data, SEEK_HOLE);
+		if (hole < 0 || hole > to)
+			hole = to;
+		for (off_t at = data; at < hole;) {
+			size_t n = hole - at < (off_t)sizeof(buf) ? (size_t)(hole - at) : sizeof(buf);
+
+			if (full_pread(fd, buf, n, at) != (ssize_t)n || memcmp(buf, zero, n) != 0)
+				return false;
+			at += (off_t)n;
+		}
+		from = hole;
+	}
+	return true;
+}
+
+/*
+ * An image that grew past its size at open and holds only zeros there
+ * is cut back to that size: the card reads zeros past the image's end
+ * either way, and the file is as the user left it. That is what
+ * --preserve leaves: the restore writes back the zeros the card read
+ * where a test wrote past the end (a 1,000,001-byte image stayed at
+ * 30,408,704 bytes).
+ */
+static void trim_image(const struct sim_priv *sp)
+{
+	struct stat st;
+
+	if (sp->size0 >= 0 && fstat(sp->img, &st) == 0 && st.st_size > sp->size0 &&
+	    zeros_only(sp->img, sp->size0, st.st_size) && ftruncate(sp->img, sp->size0) < 0)
+		fprintf(stderr, "flashbench: sim: cannot put the image back to its %lld bytes: %s\n",
+			(long long)sp->size0, strerror(errno));
+}
+
 static void sim_close_op(struct target *t)
 {
 	struct sim_priv *sp = priv(t);
 
-	if (sp->img >= 0)
+	if (sp->img >= 0) {
+		if (t->writable)
+			trim_image(sp);
 		close(sp->img);
+	}
 	sim_queue_free(&sp->q);
 	sim_card_free(&sp->card);
 	sim_zones_free(&sp->zones);
@@ -360,6 +412,11 @@ static int open_image(const char *path, int flags, int *fd, char *err, size_t er
 	*fd = open(path, (flags & TGT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
 	if (*fd < 0 && errno == ENOENT && (flags & TGT_WRITE))
 		return 0;
+	/* a directory opened for writing: bad usage, as it is for a read test */
+	if (*fd < 0 && errno == EISDIR) {
+		snprintf(err, errlen, "sim: image '%s': not a regular file or block device", path);
+		return -EINVAL;
+	}
 	if (*fd >= 0 && fstat(*fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)) {
 		snprintf(err, errlen, "sim: image '%s': not a regular file or block device", path);
 		close(*fd);
@@ -400,6 +457,13 @@ int target_sim_open(const char *spec, int flags, struct target **out, char *err,
 	}
 	sim_card_init(&sp->card, &s.p);
 	sp->img = fd;
+	sp->size0 = -1;
+	if (fd >= 0) {
+		struct stat st;
+
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+			sp->size0 = st.st_size;
+	}
 	if (s.image[0] && fd < 0)
 		snprintf(sp->create, sizeof(sp->create), "%s", s.image);
 	t->ops = s.p.zoned ? &sim_zoned_ops : &sim_ops;

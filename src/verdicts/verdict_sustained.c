@@ -1,4 +1,5 @@
 /* Judging a sustained write: see verdict_sustained.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "verdicts/verdict_sustained.h"
@@ -98,4 +99,29 @@ void sus_judge(const struct sus_iv *iv, size_t n, double cliff_pct, double slow_
 	j->slow_threshold = slow_bps > 0 ? slow_bps : j->initial / 4;
 	find_cliff(iv, n, j);
 	slow_episodes(iv, n, j);
+}
+
+bool sus_judge_start(const struct sus_iv *iv, size_t n, const struct sus_iv *fine, size_t nf,
+		     size_t covered, double cliff_pct, double slow_bps, double short_ns,
+		     double fine_short_ns, struct sus_judgement *j)
+{
+	struct sus_iv *all;
+	struct sus_judgement f;
+	size_t rest = n > covered ? n - covered : 0;
+
+	sus_judge(iv, n, cliff_pct, slow_bps, short_ns, j);
+	if (j->cliff || nf < 3)
+		return true;
+	all = malloc((nf + rest) * sizeof(*all));
+	if (!all)
+		return false;
+	memcpy(all, fine, nf * sizeof(*all));
+	memcpy(all + nf, iv + covered, rest * sizeof(*all));
+	sus_judge(all, nf + rest, cliff_pct, slow_bps, rest ? short_ns : fine_short_ns, &f);
+	free(all);
+	if (f.cliff) {
+		*j = f;
+		j->from_start = true;
+	}
+	return true;
 }

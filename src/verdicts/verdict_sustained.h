@@ -33,6 +33,7 @@ struct sus_judgement {
 	unsigned slow_count;
 	double slow_ns, slow_longest_ns, slow_lowest;
 	bool recovered;		/* the last episode ended before the run did */
+	bool from_start;	/* judged with the finer intervals of the start */
 };
 
 double sus_rate(const struct sus_iv *iv);
@@ -45,5 +46,18 @@ double sus_rate(const struct sus_iv *iv);
  */
 void sus_judge(const struct sus_iv *iv, size_t n, double cliff_pct, double slow_bps,
 	       double short_ns, struct sus_judgement *j);
+
+/*
+ * The same, when the start was also recorded in finer intervals: fine,
+ * nf of them, covering the first `covered` intervals of iv. A cache that
+ * runs out inside the first interval leaves no interval at the initial
+ * rate, so the intervals alone see no cliff; when they see none and the
+ * fine start followed by the rest does, that judgement is taken (and
+ * from_start set). fine_short_ns is short_ns for a fine interval.
+ * False when memory ran out (j then holds the intervals' judgement).
+ */
+bool sus_judge_start(const struct sus_iv *iv, size_t n, const struct sus_iv *fine, size_t nf,
+		     size_t covered, double cliff_pct, double slow_bps, double short_ns,
+		     double fine_short_ns, struct sus_judgement *j);
 
 #endif

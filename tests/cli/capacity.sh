@@ -20,12 +20,13 @@ value() { python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=[r for 
 
 cap "size=4G"
 ok "4GiB real: exit 0" [ "$ST" -eq 0 ]
-ok "4GiB real: one round of 65 blocks 64MiB apart" grep -qx 'round 1: 65 blocks 64MiB apart from 0B: 0 bad (0 wrapped, 0 dropped, 0 other), first bad at -' <<<"$OUT"
-ok "4GiB real: the verdict" grep -qx 'capacity: real: all 4GiB hold what was written at the 65 places tried' <<<"$OUT"
-ok "4GiB real: 260KiB written" grep -q '^wrote 260KiB in 1 rounds, ' <<<"$OUT"
+ok "4GiB real: round 1 of 65 blocks 64MiB apart" grep -qx 'round 1: 65 blocks 64MiB apart from 0B: 0 bad (0 wrapped, 0 dropped, 0 other), first bad at -' <<<"$OUT"
+ok "4GiB real: round 2, the wrap search" grep -qx 'round 2: 1812 blocks: 5.66MiB whole from 0B, then 5.66MiB apart from 2GiB: 0 bad (0 wrapped, 0 dropped, 0 other), first bad at -' <<<"$OUT"
+ok "4GiB real: the verdict" grep -qx 'capacity: real: all 4GiB hold what was written at the 1877 places tried' <<<"$OUT"
+ok "4GiB real: 7.33MiB written" grep -q '^wrote 7.33MiB in 2 rounds, ' <<<"$OUT"
 ok "4GiB real: the JSON" [ "$(value)" = "real 4294967296" ]
 ok "4GiB real: JSON records are the text lines" $CHECK json "$TMP/cap.txt" "$TMP/cap.json"
-ok "4GiB real: 4097 regions announced" grep -q 'will overwrite 16MiB in 4097 regions between 0B and 4GiB' "$TMP/cap.err"
+ok "4GiB real: 4450 regions announced" grep -q 'will overwrite 23MiB in 4450 regions between 0B and 4GiB' "$TMP/cap.err"
 
 cap "size=4G,wrap=2G"
 ok "wrap at half: keeps 2GiB" grep -qx 'capacity: wrapped: the device keeps at most 2GiB of the 4GiB it reports (writes 2GiB apart land on the same blocks)' <<<"$OUT"
@@ -38,6 +39,49 @@ ok "wrap at 48MiB: round 2 from 0" grep -q '^round 2: 64 blocks 1MiB apart from 
 ok "wrap at 48MiB: the JSON" [ "$(value)" = "wrapped 50331648" ]
 cap "size=4G,wrap=1536M"
 ok "wrap at 1.5GiB: the JSON" [ "$(value)" = "wrapped 1610612736" ]
+# Sizes that are not powers of two (a "64 GB" card is 62.5 GiB): round 1
+# lands no two probes on one block, the wrap search finds them.
+cap "size=15G,wrap=4G"
+ok "15GiB keeping 4GiB: wrapped" grep -qx 'capacity: wrapped: the device keeps at most 4GiB of the 15GiB it reports (writes 4GiB apart land on the same blocks)' <<<"$OUT"
+ok "15GiB keeping 4GiB: round 2 finds it" grep -q '^round 2: 3507 blocks: 11MiB whole from 0B, then 11MiB apart from 7.5GiB: 2 bad (2 wrapped' <<<"$OUT"
+cap "size=7800M,wrap=2G"
+ok "7800MiB keeping 2GiB: the JSON" [ "$(value)" = "wrapped 2147483648" ]
+cap "size=100M,wrap=30M"
+ok "100MiB keeping 30MiB: the JSON" [ "$(value)" = "wrapped 31457280" ]
+# The grid: advertised sizes, powers of two and not, each keeping from a
+# 64th to just under all of it, wrapping or dropping: every one found (a
+# wrap-around reported as a multiple of the real size, a loss at or
+# below it); each advertised size without a fault: real.
+grid() {
+	local adv=$1 bytes=$2 f w line got miss=0 n=0
+	# the real size as a fraction of the advertised one (num/den)
+	for f in 1/64 1/32 1/10 1/4 1/3 1/2 2/3 10/11 100/101 near; do
+		if [ "$f" = near ]; then w=$((bytes - 1048576)); else w=$((bytes * ${f%/*} / ${f#*/} / 4096 * 4096)); fi
+		for key in wrap drop-from; do
+			rm -f "$TMP/g.img"
+			"$FB" --capacity --format=json "sim:size=$adv,$key=$w,image=$TMP/g.img" >"$TMP/cap.json" 2>/dev/null
+			got=$(value)
+			n=$((n + 1))
+			case "$key ${got% *}" in
+			"wrap wrapped") [ $(( ${got#* } % w )) -eq 0 ] || { miss=$((miss + 1)); echo "# $adv $key=$w: $got"; } ;;
+			"wrap lost"|"drop-from lost") [ "${got#* }" -le "$w" ] || { miss=$((miss + 1)); echo "# $adv $key=$w: $got"; } ;;
+			*) miss=$((miss + 1)); echo "# $adv $key=$w: $got" ;;
+			esac
+		done
+	done
+	rm -f "$TMP/g.img"
+	"$FB" --capacity --format=json "sim:size=$adv,image=$TMP/g.img" >"$TMP/cap.json" 2>/dev/null
+	got=$(value)
+	ok "grid $adv: $n fakes found" [ "$miss" -eq 0 ]
+	ok "grid $adv: the real card is real" [ "$got" = "real $bytes" ]
+}
+grid 64M 67108864
+grid 100M 104857600
+grid 1000M 1048576000
+grid 4G 4294967296
+grid 7800M 8178892800
+grid 15G 16106127360
+grid 62500M 65536000000
 # drops: the end narrowed to 1 MiB
 cap "size=4G,drop-from=3000M"
 ok "drop at 3000MiB: round 2 from the last good block" grep -q '^round 2: 64 blocks 1MiB apart from 2.88GiB: 8 bad (0 wrapped, 8 dropped, 0 other), first bad at 2.93GiB$' <<<"$OUT"
@@ -76,16 +120,16 @@ IMG=$TMP/img
 make_image "$IMG" 64
 cp "$IMG" "$TMP/orig"
 expect_status 0 "image --preserve" "$FB" --capacity --preserve --backup="$TMP/b.backup" "$IMG"
-ok "image: real" grep -qx 'capacity: real: all 64MiB hold what was written at the 65 places tried' <<<"$OUT"
+ok "image: real" grep -qx 'capacity: real: all 64MiB hold what was written at the 294 places tried' <<<"$OUT"
 ok "image --preserve: restored" cmp -s "$IMG" "$TMP/orig"
 ok "image --preserve: backup removed" [ ! -e "$TMP/b.backup" ]
 expect_status 0 "image" "$FB" --capacity "$IMG"
-ok "image: only the probe blocks changed" [ "$(cmp -l "$IMG" "$TMP/orig" | awk '{ print int(($1 - 1) / 4096) }' | sort -un | wc -l)" -le 129 ]
+ok "image: only the probe blocks changed" [ "$(cmp -l "$IMG" "$TMP/orig" | awk '{ print int(($1 - 1) / 4096) }' | sort -un | wc -l)" -le 357 ]
 if is_root; then
 	make_image "$TMP/loop.img" 64
 	if make_loop "$TMP/loop.img"; then
 		expect_status 0 "loop" "$FB" --capacity "$LOOPDEV"
-		ok "loop: real" grep -qx 'capacity: real: all 64MiB hold what was written at the 65 places tried' <<<"$OUT"
+		ok "loop: real" grep -qx 'capacity: real: all 64MiB hold what was written at the 294 places tried' <<<"$OUT"
 	else
 		fail "cannot attach a loop device"
 	fi
@@ -103,4 +147,13 @@ warns "--size" "--size=1M: has no effect with --capacity" --capacity --size=1M "
 truncate -s 4K "$TMP/tiny"
 bad "too small" "too small" --capacity "$TMP/tiny"
 ok "bad input: nothing written" cmp -s "$IMG" "$TMP/before"
+# A file that ends inside a sector is refused before the first write (it
+# wrote 64 probes and failed on the last block); one that ends inside a
+# 4 KiB block is probed up to its last whole block.
+head -c 10000001 /dev/zero >"$TMP/odd"
+bad "an odd-sized file" "is 10000001 bytes, not a whole number of its" --capacity "$TMP/odd"
+ok "an odd-sized file: untouched" [ "$(tr -d '\0' <"$TMP/odd" | wc -c)" -eq 0 ]
+truncate -s $((10002432 + 512)) "$TMP/odd512"
+expect_status 0 "a file ending inside a block" "$FB" --capacity "$TMP/odd512"
+ok "a file ending inside a block: its whole blocks are real" grep -qx 'capacity: real: all 9.54MiB hold what was written at the 154 places tried' <<<"$OUT"
 done_testing

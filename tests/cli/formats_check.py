@@ -101,9 +101,12 @@ def row_text(rec):
             v = "%s (%s)" % (v, fmt_size(int(v)))
         return "%-31s %s" % (rec["fact"], v)
     if t == "capacity":
-        return ("round %d: %d blocks %s apart from %s: %d bad (%d wrapped, %d dropped, "
+        head = "blocks"
+        if rec.get("whole_bytes"):
+            head = "blocks: %s whole from 0B, then" % fmt_size(rec["whole_bytes"])
+        return ("round %d: %d %s %s apart from %s: %d bad (%d wrapped, %d dropped, "
                 "%d other), first bad at %s") % (
-            rec["round"], rec["blocks"], fmt_size(rec["spacing_bytes"]),
+            rec["round"], rec["blocks"], head, fmt_size(rec["spacing_bytes"]),
             fmt_size(rec["start_bytes"]), rec["bad"], rec["wrapped"], rec["dropped"],
             rec["other"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-")
     if t == "sustained":
@@ -118,11 +121,14 @@ def row_text(rec):
             fmt_rate(rec["sustained_bps"]), fmt_time(rec["p50_ns"]), fmt_time(rec["p99_ns"]),
             fmt_time(rec["p999_ns"]), fmt_time(rec["max_ns"]))
     if t == "sustained-verify":
+        tail = "usable up to %s" % fmt_size(rec["usable_bytes"])
+        if rec.get("scattered_bytes"):
+            tail = "%s written at random over %s: no usable size known" % (
+                fmt_size(rec["scattered_bytes"]), fmt_size(rec["region_bytes"]))
         return ("read back %d blocks: %d bad (%d wrapped, %d misplaced, %d dropped, "
-                "%d corrupt), first bad at %s, usable up to %s") % (
+                "%d corrupt), first bad at %s, %s") % (
             rec["blocks"], rec["bad"], rec["wrapped"], rec["misplaced"], rec["dropped"],
-            rec["corrupt"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-",
-            fmt_size(rec["usable_bytes"]))
+            rec["corrupt"], fmt_size(rec["first_bad_bytes"]) if rec["bad"] else "-", tail)
     return None
 
 

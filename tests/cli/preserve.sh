@@ -49,6 +49,19 @@ ok "sim error: offset, length and errno" \
 ok "sim error: restored" grep -q "restored 3145728 bytes, verified" <<<"$ERR"
 ok "sim error: data back" [ "$(sum "$simimg")" = "$simbefore" ]
 
+# An image shorter than the card: -O writes past its end, the restore
+# writes back the zeros the card read there, and the image goes back to
+# its size and bytes (it stayed at 30408704 bytes); without --preserve
+# what the test wrote stays.
+short=$TMP/short.img
+head -c 1000001 /dev/urandom >"$short"
+cp "$short" "$TMP/short.orig"
+expect_status 0 "short image --preserve" "$FB" -O -e 1M --preserve --backup="$TMP/b16" "sim:size=64M,image=$short"
+ok "short image: back to 1000001 bytes ($(stat -c %s "$short"))" [ "$(stat -c %s "$short")" -eq 1000001 ]
+ok "short image: its bytes back" cmp -s "$short" "$TMP/short.orig"
+expect_status 0 "short image without --preserve" "$FB" -O -e 1M "sim:size=64M,image=$short"
+ok "short image without --preserve: the test's data stays" [ "$(stat -c %s "$short")" -eq 30408704 ]
+
 if [ ! -e "$SHIM" ]; then
 	skip_ci "no $SHIM: run make check"
 	done_testing
@@ -143,5 +156,36 @@ expect_status 137 "sim SIGKILL" shim FB_SIGNAL_PWRITE_AT=3 FB_SIGNAL=9 "$FB" -f 
 	--preserve --backup="$TMP/b9" "sim:size=64M,image=$simimg"
 expect_status 0 "sim --restore" "$FB" --restore="$TMP/b9" "sim:size=64M,image=$simimg"
 ok "sim restore: data back" [ "$(sum "$simimg")" = "$simbefore" ]
+
+# A loop device that shrinks during the run (its image truncated,
+# losetup -c, while a SIGSTOP holds the run): the restore cannot write
+# past the new end and says so once -- the range not restored and the
+# --restore command -- not once per 512-byte sector (24576 lines).
+if is_root; then
+	make_image "$TMP/shrink.img" 64
+	if make_loop "$TMP/shrink.img"; then
+		SL=$LOOPDEV
+		env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=3 FB_SIGNAL=19 FB_SIGNAL_ONCE=1 "$FB" --sustained -b 1M \
+			--size=16M --offset=40M --preserve --backup="$TMP/bshrink" "$SL" \
+			>"$TMP/shrink.out" 2>"$TMP/shrink.err" &
+		pid=$!
+		for _ in $(seq 200); do [ "$(awk '{ print $3 }' /proc/$pid/stat 2>/dev/null)" = T ] && break; sleep 0.05; done
+		truncate -s 44M "$TMP/shrink.img"
+		losetup -c "$SL"
+		kill -CONT "$pid"
+		wait "$pid"; st=$?
+		ERR=$(cat "$TMP/shrink.err")
+		ok "shrunk: exit 1 (got $st)" [ "$st" -eq 1 ]
+		ok "shrunk: a few lines, not one per sector ($(wc -l <<<"$ERR"))" [ "$(wc -l <<<"$ERR")" -le 8 ]
+		ok "shrunk: the range not restored, once" [ "$(grep -c '^flashbench: restore: ' <<<"$ERR")" -eq 1 ]
+		ok "shrunk: which range" grep -qx 'flashbench: restore: 12MiB between offset 46137344 and 58720256 of the device (1 piece) not written back; the first failed write, at offset 46137344, length 512: No space left on device' <<<"$ERR"
+		ok "shrunk: the --restore command" grep -qx "flashbench: RESTORE FAILED: the original data is kept in $TMP/bshrink; retry with: flashbench --restore=$TMP/bshrink $SL" <<<"$ERR"
+		ok "shrunk: the backup is kept" [ -s "$TMP/bshrink" ]
+	else
+		fail "cannot attach a loop device"
+	fi
+else
+	skip_ci "loop devices need root"
+fi
 
 done_testing

@@ -190,6 +190,33 @@ wait "$pid"; st=$?
 ok "SIGHUP: exit 130 (got $st)" [ "$st" -eq 130 ]
 ok "SIGHUP: readahead restored to 968 (now $(blockdev --getra "$DEV"))" [ "$(blockdev --getra "$DEV")" -eq 968 ]
 
+# Two --buffered runs on one disk at once: the second saved the first's
+# temporary readahead and, ending last, put that back (968 became 128).
+# The first holds the setting's lock; the second is refused before any
+# I/O, also together with a write test, and the first ends as usual.
+"$FB" --readahead --buffered -v --min-size=64K --size=64M --runs=16 "$DEV" >/dev/null 2>"$TMP/c1.err" &
+pid1=$!
+for _ in $(seq 600); do grep -q '^readahead: 64KiB:' "$TMP/c1.err" && break; sleep 0.05; done
+"$FB" --readahead --buffered -v --min-size=64K --size=64M --runs=16 "$DEV" >/dev/null 2>"$TMP/c2.err" &
+pid2=$!
+for _ in $(seq 600); do ! kill -0 "$pid2" 2>/dev/null || grep -q '^readahead: 64KiB:' "$TMP/c2.err" && break; sleep 0.05; done
+kill -STOP "$pid2" 2>/dev/null
+wait "$pid1"; st1=$?
+kill -CONT "$pid2" 2>/dev/null
+wait "$pid2"; st2=$?
+ok "two at once: the first ends (exit $st1)" [ "$st1" -eq 0 ]
+ok "two at once: the second is refused (exit $st2: $(tail -1 "$TMP/c2.err"))" [ "$st2" -eq 3 ]
+ok "two at once: it names the lock" grep -q "^flashbench: --buffered: refusing to change the readahead of /dev/${DEV#/dev/}: another run is changing it (it holds /sys/block/${DEV#/dev/}/queue/read_ahead_kb)$" "$TMP/c2.err"
+ok "two at once: readahead back to 968 (now $(blockdev --getra "$DEV"))" [ "$(blockdev --getra "$DEV")" -eq 968 ]
+"$FB" --readahead --buffered -v --min-size=64K --size=64M --runs=16 "$DEV" >/dev/null 2>"$TMP/c1.err" &
+pid1=$!
+for _ in $(seq 600); do grep -q '^readahead: 64KiB:' "$TMP/c1.err" && break; sleep 0.05; done
+SUM2=$(sha256sum <"$TMP/img")
+expect_status 3 "with a write test, while another sweeps" "$FB" -O -e 1M --readahead --buffered "$DEV"
+ok "with a write test: refused before it wrote" [ "$(sha256sum <"$TMP/img")" = "$SUM2" ]
+wait "$pid1"
+ok "with a write test: readahead back to 968" [ "$(blockdev --getra "$DEV")" -eq 968 ]
+
 # Bad usage with --buffered changes nothing either.
 expect_status 2 "buffered with bad sizes" "$FB" --readahead --buffered --min-size=2M --max-size=1M "$DEV"
 ok "bad usage left the readahead alone" [ "$(blockdev --getra "$DEV")" -eq 968 ]

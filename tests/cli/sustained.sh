@@ -31,6 +31,13 @@ ok "cliff: the sustained rate is the bands'" python3 -c "import sys; v=$(rec "$T
 # a larger cache moves it; none without a cache
 "$FB" --sustained -b 1M --size=1G --log-interval=50ms --format=json sim:ssd,cache=512M >"$TMP/c2.json" 2>/dev/null
 ok "cliff: follows the cache size" python3 -c "import sys; v=$(rec "$TMP/c2.json" verdict cliff value); sys.exit(not abs(v - 536870912) <= 53687091)"
+# A cliff inside the first interval (the cache writes 441 MB/s for 0.6 s
+# of the default 1 s): found from the start in tenths, the initial rate
+# the cache's; the intervals alone said "cliff: none", initial 194M/s.
+expect_status 0 "cliff in the first interval" "$FB" --sustained -b 1M --size=2G "$CACHE"
+ok "cliff in the first interval: named" grep -qx 'cliff: after 257MiB (615ms): the rate stays below 220M/s (50% of the initial 441M/s, from tenths of the first intervals: the cliff lies inside the first one)' <<<"$OUT"
+ok "cliff in the first interval: the summary's initial rate" grep -q '^2GiB in 10.3s: average 208M/s, initial 441M/s, sustained 194M/s;' <<<"$OUT"
+ok "cliff in the first interval: the intervals as before" grep -qP '^1.00s\tat 329MiB\t329MiB\t344M/s\t' <<<"$OUT"
 expect_status 0 "no cache" "$FB" --sustained -b 1M --size=512M --log-interval=50ms sim:ssd,cache=0
 ok "no cache: no cliff" grep -q '^cliff: none: the rate does not stay below' <<<"$OUT"
 ok "no cache: no slow episode" grep -q '^slow: none below' <<<"$OUT"
@@ -107,6 +114,18 @@ if is_root && mkdir -p "$TMP/small" && mount -t tmpfs -o size=4m tmpfs "$TMP/sma
 else
 	skip_ci "a small tmpfs for the backup needs root"
 fi
+
+# --random with a --duration that ends first: the few blocks written are
+# all that was checked ("usable up to 1TiB" from 6 blocks before).
+rm -f "$TMP/big.img"
+expect_status 0 "--random --verify, 6 blocks of 1TiB" "$FB" --sustained --random --verify -b 4K --duration=50ms "sim:size=1T,image=$TMP/big.img"
+ok "6 blocks of 1TiB: the row says what was written" grep -qx 'read back 6 blocks: 0 bad (0 wrapped, 0 misplaced, 0 dropped, 0 corrupt), first bad at -, 24KiB written at random over 1TiB: no usable size known' <<<"$OUT"
+ok "6 blocks of 1TiB: the verdict says what was checked" grep -qx 'verify: good: the 6 blocks written hold what was written (24KiB at random over 1TiB: the rest was not written, so no usable size is known)' <<<"$OUT"
+rm -f "$TMP/big.img"
+"$FB" --sustained --random --verify -b 4K --duration=50ms --format=json "sim:size=1T,image=$TMP/big.img" >"$TMP/big.json" 2>/dev/null
+ok "6 blocks of 1TiB: no usable size in the JSON" [ "$(rec "$TMP/big.json" row sustained-verify usable_bytes)" = 0 ]
+ok "6 blocks of 1TiB: the bytes written at random" [ "$(rec "$TMP/big.json" row sustained-verify scattered_bytes)" = 24576 ]
+rm -f "$TMP/big.img"
 
 # --verify: a healthy image, a card that wraps at half its size, one that drops writes.
 expect_status 0 "--verify healthy" "$FB" --sustained -b 64K --verify "$IMG"

@@ -182,8 +182,44 @@ static void permutation(void)
 	}
 }
 
+/*
+ * A cache that runs out inside the first interval: the intervals alone
+ * start at the slow rate and see no cliff; the start in tenths does.
+ */
+static void cliff_in_first(void)
+{
+	static const double coarse[] = { 194, 194, 194, 194, 194, 194 };
+	static const double later[] = { 400, 400, 400, 100, 100, 100 };
+	struct sus_iv iv[8], fine[30];
+	struct sus_judgement j;
+	uint64_t written = 0;
+
+	/* the first 3 s in tenths: 0.6 s at 441 MB/s, then 194 MB/s */
+	for (size_t i = 0; i < 30; i++) {
+		fine[i].ns = SEC / 10;
+		fine[i].bytes = (uint64_t)((i < 6 ? 441 : 194) * MB / 10);
+		written += fine[i].bytes;
+		fine[i].written = written;
+		fine[i].end_ns = (double)(i + 1) * SEC / 10;
+	}
+	make(iv, coarse, 6);
+	sus_judge(iv, 6, 50, 0, 0, &j);
+	CHECK(!j.cliff && j.initial == 194 * MB);
+	CHECK(sus_judge_start(iv, 6, fine, 30, 3, 50, 0, 0, 0, &j));
+	CHECK(j.cliff && j.from_start && j.initial == 441.0 * MB);
+	CHECK(j.cliff_bytes == 6 * 44100000ull && j.cliff_ns == 6 * SEC / 10);
+	/* too few fine intervals: the intervals' judgement stands */
+	CHECK(sus_judge_start(iv, 6, fine, 2, 3, 50, 0, 0, 0, &j));
+	CHECK(!j.cliff && !j.from_start);
+	/* a cliff the intervals see: theirs, whatever the start says */
+	make(iv, later, 6);
+	CHECK(sus_judge_start(iv, 6, fine, 30, 3, 50, 0, 0, 0, &j));
+	CHECK(j.cliff && !j.from_start && j.cliff_bytes == 1200 * MB);
+}
+
 int main(void)
 {
+	cliff_in_first();
 	rates();
 	cliff_needs_two();
 	slow();
