@@ -21,6 +21,7 @@
 #include "core/units.h"
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_findfat.h"
+#include "verdicts/verdict_oafamily.h"
 #include "verdicts/verdict_openau.h"
 #include "verdicts/verdict_sweep.h"
 
@@ -56,7 +57,7 @@ struct an {
 	unsigned long long skip_from[AN_SKIP_RANGES], skip_to[AN_SKIP_RANGES];
 	size_t nskip;
 	bool more_skips;
-	struct oa_bracket br[2];	/* linear, random */
+	struct oa_family fam[2];	/* linear, random: the runs with their N */
 	unsigned br_runs[2];
 	bool br_probe[2];
 	struct oa_run base[2];		/* the first run of each mode with N known */
@@ -206,7 +207,7 @@ static void finish_open_au(struct an *a)
 		 r->n, r->n == 1 ? "" : "s", tail);
 	oa_result_print(nr, random, &res);
 	if (nr) {
-		oa_bracket_add(&a->br[random], nr, res.c);
+		oaf_add(&a->fam[random], nr, r);
 		a->br_runs[random]++;
 		a->br_probe[random] = a->br_probe[random] || a->ctx.is_probe;
 	}
@@ -447,8 +448,13 @@ static void conclude(struct an *a, const struct ai_input *in)
 	finish(a);
 	/* A bracket needs several runs, or a search that prints one itself. */
 	for (int m = 0; m < 2; m++)
-		if (a->br_runs[m] >= 2 || (a->br_runs[m] && a->br_probe[m]))
-			oa_bracket_print(&a->br[m], m == 1, NULL);
+		if (a->br_runs[m] >= 2 || (a->br_runs[m] && a->br_probe[m])) {
+			struct oaf_verdict v;
+
+			oaf_judge(&a->fam[m], &v);
+			oaf_print(&v, m == 1);
+		}
+	oaf_note_modes(&a->fam[0], &a->fam[1]);
 	if (in->stop[0])
 		out_note("analyze: stopped reading at line %llu: %s; this is not saved output",
 			 in->line, in->stop);
@@ -466,8 +472,8 @@ int analyze_input(struct ai_input *in)
 	if (!a)
 		return FB_EDEV;
 	vf_reset();	/* the verdicts of this input only (--advise reads them) */
-	oa_bracket_init(&a->br[0]);
-	oa_bracket_init(&a->br[1]);
+	oaf_init(&a->fam[0]);
+	oaf_init(&a->fam[1]);
 	while (ai_next(in) > 0)
 		on_line(a, in);
 	if (in->stop[0]) {
