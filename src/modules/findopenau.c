@@ -279,7 +279,7 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 			return FB_OK;
 		/* Plainly another regime than one erase block's: the family judges it. */
 		if (!f->o->no_early_stop && f->have_base && agg->n >= FAU_STOP_LINES &&
-		    oaf_stop_probe(&f->base, slowest)) {
+		    oaf_stop_probe(&f->base, f->o->random ? slowest : agg)) {
 			out_note("stopped: every write costs clearly more than with 1 erase block");
 			return FB_OK;
 		}
@@ -338,9 +338,11 @@ static int probe(struct fau *f, unsigned nr, bool look, int *c)
 	if (f->have_base)
 		oa_against(&f->base, 1, &slowest, &res);
 	else if (nr == 1)
-		f->base = slowest, f->have_base = true;
+		f->base = f->o->random ? slowest : agg, f->have_base = true;
 	oa_result_print(nr, f->o->random, &res);
-	oaf_add(&f->fam, nr, &slowest);
+	/* The slowest erase block where one of them may collect alone (--random);
+	 * in linear order all of them alike, and their sum is the less noisy. */
+	oaf_add(&f->fam, nr, f->o->random ? &slowest : &agg);
 	oaf_judge(&f->fam, &f->v);
 	f->probed[nr]++;
 	*c = (int)oaf_class(&f->v, nr);
@@ -387,8 +389,8 @@ static unsigned doubtful(const struct fau *f, unsigned top)
  * times the smallest N showing it (*look): a collection there makes it a
  * merge, the same cost the card's collection (verdict_oafamily.h). Then
  * the start of a merge regime is bisected, and the upper end probed once
- * more unless its cost is plain: a slow episode of the card (or the host)
- * looks like a collection for the few lines after which a probe stops.
+ * more unless its cost is a plain collection: a slow episode of the card
+ * (or the host) looks like one for the few lines after which a probe stops.
  */
 static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 {
@@ -413,7 +415,11 @@ static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 	}
 	if (f->v.merge_from && f->v.merge_from - (lo = below(f, f->v.merge_from, false)) > 1)
 		return lo + (f->v.merge_from - lo) / 2;
-	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW && oaf_marginal(&f->v, hi))
+	/* (noise only ever adds: the start of a merge probed again, its best counts) */
+	if (f->v.merge_from && f->probed[f->v.merge_from] < 2)
+		return f->v.merge_from;
+	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW &&
+	    (oaf_marginal(&f->v, hi) || (k != OAF_GC && !f->o->random)))
 		return hi;
 	return 0;
 }
@@ -484,6 +490,7 @@ static int find_open_au_run(const struct fb_opts *o, struct target *t)
 	f->top = probe_top(o, t);
 	f->max = max;
 	oaf_init(&f->fam);
+	f->fam.random = o->random;
 	f->buf = eng_buffer(t, eng_write_buffer_len(f->top));
 	if (!f->buf) {
 		free(f);

@@ -207,7 +207,7 @@ static void finish_open_au(struct an *a)
 		 r->n, r->n == 1 ? "" : "s", tail);
 	oa_result_print(nr, random, &res);
 	if (nr) {
-		oaf_add(&a->fam[random], nr, r);
+		oaf_add(&a->fam[random], nr, random ? r : &a->agg);	/* as --find-open-au */
 		a->br_runs[random]++;
 		a->br_probe[random] = a->br_probe[random] || a->ctx.is_probe;
 	}
@@ -474,6 +474,7 @@ int analyze_input(struct ai_input *in)
 	vf_reset();	/* the verdicts of this input only (--advise reads them) */
 	oaf_init(&a->fam[0]);
 	oaf_init(&a->fam[1]);
+	a->fam[1].random = true;
 	while (ai_next(in) > 0)
 		on_line(a, in);
 	if (in->stop[0]) {

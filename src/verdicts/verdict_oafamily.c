@@ -14,7 +14,7 @@
  * (the noise of a large block's time) and this many ns. */
 #define OAF_FLOOR_FRAC 0.05
 #define OAF_FLOOR_NS 1e5
-/* A merge costs at most this fraction of the collection above it. */
+/* In random order, a merge costs at most this fraction of the collection above it. */
 #define OAF_MERGE_BELOW 9.0
 /* Twice the block, this much more beyond transfer: the card writes slower
  * (a write cache ran out), it does not pay per write. */
@@ -127,9 +127,14 @@ static void kinds(struct oaf_verdict *v)
 		floor = OAF_FLOOR_NS;
 	v->floor = floor;
 	for (size_t k = 0; k < v->n; k++) {
+		/* A regime shows at twice the size too: one noisy line is none
+		 * (not in random order: larger blocks go backwards less often). */
+		double x = !v->random && v->extra2[k] >= 0 && v->extra2[k] < v->extra[k] ? v->extra2[k]
+											    : v->extra[k];
+
 		if (v->extra[k] >= OA_GC_COPY * v->copy_ns && v->cost[k] >= OAF_MIN_NS)
 			v->kind[k] = OAF_GC;
-		else if (v->extra[k] >= OAF_JUMP * floor && v->extra[k] >= OAF_MIN_NS &&
+		else if (x >= OAF_JUMP * floor && x >= OAF_MIN_NS &&
 			 !(v->extra2[k] > OAF_RATE_BOUND * v->extra[k]))
 			v->kind[k] = OAF_ELEVATED;
 		else
@@ -149,11 +154,19 @@ static void regimes(struct oaf_verdict *v)
 	for (size_t k = 0; k < v->n; k++) {
 		if (v->kind[k] != OAF_ELEVATED)
 			continue;
+		/* Below an N that is fast, a cost is an episode, not a regime. */
+		for (size_t j = k + 1; j < v->n; j++)
+			if (v->kind[j] == OAF_FAST)
+				v->kind[k] = OAF_FAST;
+		if (v->kind[k] != OAF_ELEVATED)
+			continue;
 		for (size_t j = k + 1; j < v->n; j++)
 			if (v->kind[j] == OAF_GC && v->kind[k] == OAF_ELEVATED)
-				/* far below: a merge; not so far: some of the writes collect */
-				v->kind[k] = v->extra[k] * OAF_MERGE_BELOW <= v->extra[j] ? OAF_MERGE
-											 : OAF_PART_GC;
+				/* the collection's own cost (at its threshold) is no other
+				 * regime; in random order, not far below: some writes collect */
+				v->kind[k] = v->extra[k] * OAF_JUMP > v->extra[j] ? OAF_GC
+					     : !v->random || v->extra[k] * OAF_MERGE_BELOW <= v->extra[j]
+					     ? OAF_MERGE : OAF_PART_GC;
 		if (v->kind[k] == OAF_ELEVATED && k < gc) {
 			lo = lo == v->n ? k : lo;
 			hi = k;
@@ -206,6 +219,7 @@ static void bracket(struct oaf_verdict *v)
 void oaf_judge(const struct oa_family *f, struct oaf_verdict *v)
 {
 	memset(v, 0, sizeof(*v));
+	v->random = f->random;
 	card_of(f, v);
 	v->common = common_size(f);
 	if (!v->common || v->rate <= 0)

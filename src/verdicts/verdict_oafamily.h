@@ -9,11 +9,12 @@
  *     rate (at least OA_GC_COPY of the copy estimate);
  *   - fast: no more than OAF_JUMP times the cheapest run's cost (a
  *     command's overhead, partial pages: what every run pays);
- *   - a merge regime: a second, intermediate cost, far below (at most a
- *     ninth of) the collections of runs with more erase blocks (the card
- *     writes a few erase blocks at full speed and merges its log for more,
- *     up to its open-AU limit); nearer to them, some of the writes collect
- *     (a few erase blocks left without a random-write slot): slow;
+ *   - a merge regime: a second, intermediate cost below the collections
+ *     of runs with more erase blocks (the card writes a few erase blocks
+ *     at full speed and merges its log for more, up to its open-AU limit);
+ *     in random order only one far below them (at most a ninth): nearer,
+ *     some of the writes collect (erase blocks left without a random-write
+ *     slot), which is slow;
  *   - an intermediate cost with no collection above it: a cheap collection
  *     (the card copies inside faster than it writes) when the same cost
  *     holds up to twice the N where it starts, else it cannot tell.
@@ -40,6 +41,7 @@
 enum oaf_kind { OAF_FAST, OAF_MERGE, OAF_ELEVATED, OAF_CHEAP_GC, OAF_PART_GC, OAF_GC };
 
 struct oa_family {
+	bool random;			/* the runs wrote in random order (set by the caller) */
 	size_t n;
 	unsigned nr[OAF_MAX];
 	struct oa_run run[OAF_MAX];
@@ -64,6 +66,7 @@ struct oaf_verdict {
 	unsigned cheap_top;		/* cheap collection: the largest N showing it */
 	double merge_ns, gc_ns, inc_ns;	/* what a write costs there (and where it cannot tell) */
 	bool contradicts;		/* a fast N above a slow one */
+	bool random;			/* as the family's */
 };
 
 void oaf_init(struct oa_family *f);
@@ -83,7 +86,7 @@ void oaf_print(const struct oaf_verdict *v, bool random);
  * size: its regime is plain, what it is the family tells (a merge is not
  * stopped as a collection: the stop names neither).
  */
-#define OAF_STOP_LINES 2
+#define OAF_STOP_LINES 3
 bool oaf_stop_probe(const struct oa_run *base, const struct oa_run *r);
 /* "the runs were given two erase sizes, 4MiB (linear) and 8MiB (random)" */
 void oaf_note_modes(const struct oa_family *lin, const struct oa_family *rnd);

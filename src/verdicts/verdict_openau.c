@@ -16,6 +16,8 @@
 #define OA_GC_MIN_NS 1e6
 /* Every other line this much slower than its neighbours: it alternates. */
 #define OA_ALT_FACTOR 2.0
+/* Flash pages are 2 to 64 KiB: a larger "page" is something else. */
+#define OA_PAGE_MAX (64 * 1024)
 /* Writes below the page cost this much more than at the page: a read-modify-write. */
 #define OA_SUBPAGE_FACTOR 1.5
 
@@ -208,24 +210,21 @@ static void classify_slow(const struct oa_run *r, size_t first, size_t end, stru
 }
 
 /* The block size below which writes cost more than at it (a page), or 0:
- * the rate halves only in the last few lines, and those cost clearly
- * more per write than the line above them. */
+ * the last few lines (at most OA_GC_LINES) each cost clearly more beyond
+ * their transfer than the line above them. */
 static uint64_t subpage(const struct oa_run *r, double *more)
 {
-	size_t h = 1, p;
-	double lo = 1e18;
+	for (size_t p = r->n >= 2 ? r->n - 2 : 0; p >= 1 && r->n - 1 - p <= OA_GC_LINES; p--) {
+		double lo = 1e18;
 
-	while (h < r->n && r->rate[h] > OA_HALVING * r->rate[h - 1])
-		h++;
-	if (h >= r->n || h < 2 || r->n - h > OA_GC_LINES)
-		return 0;
-	p = h - 1;
-	for (size_t i = h; i < r->n; i++)
-		lo = extra_ns(r, i) < lo ? extra_ns(r, i) : lo;
-	if (lo <= OA_SUBPAGE_FACTOR * extra_ns(r, p) + 1e5)
-		return 0;
-	*more = lo - extra_ns(r, p);
-	return r->size[p];
+		for (size_t i = p + 1; i < r->n; i++)
+			lo = extra_ns(r, i) < lo ? extra_ns(r, i) : lo;
+		if (r->size[p] <= OA_PAGE_MAX && lo > OA_SUBPAGE_FACTOR * extra_ns(r, p) + 1e5) {
+			*more = lo - extra_ns(r, p);
+			return r->size[p];
+		}
+	}
+	return 0;
 }
 
 /* Fast: what the smallest blocks' cost is, named. */
@@ -280,7 +279,7 @@ void oa_classify(const struct oa_run *r, struct oa_result *res)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], alt[160];
 	size_t last = r->n ? r->n - 1 : 0, bend = 0, band;
-	double copy = block_ns(r), x;
+	double copy = block_ns(r), x, more;
 	bool tail;
 
 	memset(res, 0, sizeof(*res));
@@ -293,6 +292,8 @@ void oa_classify(const struct oa_run *r, struct oa_result *res)
 	band = gc_band(r, &bend);
 	if (x >= OA_GC_COPY * copy && oa_write_ns(r, last) >= OA_GC_MIN_NS)
 		classify_slow(r, costly_from(r, OA_GC_COPY * copy), last, res);
+	else if (r->complete && x < OA_FAR_BELOW * copy && subpage(r, &more))
+		classify_fast(r, res);	/* (small writes pay for their pages, not a signature) */
 	else if (tail)
 		classify_between(r, true, res);
 	else if (!r->complete)
