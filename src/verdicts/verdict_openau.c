@@ -247,6 +247,9 @@ static void classify_fast(const struct oa_run *r, struct oa_result *res)
 		snprintf(what, sizeof(what), ": writes below %s cost %s more (a read-modify-write of "
 			 "a partial page: the page is %s?)", fmt_size(a, sizeof(a), page),
 			 fmt_time(b, sizeof(b), more), fmt_size(c, sizeof(c), page));
+	else if (x >= OA_OVERHEAD_COPY * block_ns(r))
+		snprintf(what, sizeof(what), ": a cost of its own on every write (a merge of the "
+			 "card's log? runs with other numbers of erase blocks tell)");
 	else if (x >= 1e5 && best > r->rate[last] * 1.5)
 		snprintf(what, sizeof(what), ": command overhead");
 	else
