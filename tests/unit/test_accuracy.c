@@ -12,7 +12,7 @@
  * Right: the true size. Uncertain: "uncertain" or "no clear pattern".
  * Wrong: any other size, for the erase block, the page or the open-AU
  * bracket. The live verdict must also equal what --analyze makes of
- * the printed table.
+ * the printed table. (Cards with three regimes: test_accuracy_openau.c.)
  */
 #include <dirent.h>
 #include <math.h>
@@ -33,86 +33,7 @@
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_openau.h"
 
-#define KiB 1024ull
-#define MiB (1024ull * 1024)
-#define GiB (1024ull * MiB)
-
-enum { RIGHT, UNSURE, WRONG };
-
-/* One line of the table: cards (or runs) right, uncertain, wrong. */
-struct tally {
-	const char *what;
-	unsigned n[3];
-};
-
-static void count(struct tally *t, int outcome)
-{
-	t->n[outcome]++;
-}
-
-static void print_tally(const struct tally *t)
-{
-	printf("accuracy: %-44s %5u %6u %9u %6u\n", t->what, t->n[0] + t->n[1] + t->n[2],
-	       t->n[RIGHT], t->n[UNSURE], t->n[WRONG]);
-}
-
-static void print_head(const char *what)
-{
-	printf("accuracy: %-44s %5s %6s %9s %6s\n", what, "total", "right", "uncertain", "wrong");
-}
-
-/* ---- random numbers for the draws (xorshift, fixed seed: the same cards every run) */
-
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static double unit_draw(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (double)(rng >> 11) / 9007199254740992.0;
-}
-
-static unsigned pick(unsigned n)
-{
-	return (unsigned)(unit_draw() * n);
-}
-
-/* Log-uniform in [lo, hi]. */
-static double logu(double lo, double hi)
-{
-	return lo * pow(hi / lo, unit_draw());
-}
-
-/* ---- running a test on a simulated card, the output kept in a file */
-
-static char out_path[] = "/tmp/fbacc.XXXXXX";
-
-extern const struct fb_test test_find_open_au, test_open_au;
-
-static const struct fb_test *write_test = &test_find_open_au;
-
-static int run_test(const char *spec, struct fb_opts *o, bool write)
-{
-	struct region all;
-	struct target *t;
-	char err[256];
-	int r;
-
-	if (target_sim_open(spec, write ? TGT_WRITE : 0, &t, err, sizeof(err)) != 0) {
-		printf("FAIL: sim:%s: %s\n", spec, err);
-		return -1;
-	}
-	out_open(out_path, OUT_TEXT);
-	all.off = 0;
-	all.len = t->size;
-	regions_arm(&all, 1);
-	r = write ? write_test->run(o, t) : align_run(o, t);
-	regions_disarm();
-	out_close(0, "done", NULL);
-	target_close(t);
-	return r;
-}
+#include "accuracy.h"
 
 /* The align rows printed in out_path, as --analyze reads them. */
 static size_t printed_rows(struct va_row *rows)
@@ -294,64 +215,6 @@ static void align_cards(unsigned cards)
 	CHECK(t[0].n[RIGHT] >= 0.95 * (t[0].n[0] + t[0].n[1] + t[0].n[2]));
 }
 
-/* ---- open-AU brackets */
-
-/*
- * The numbers of "verdict: open AUs (MODE): 5 fast, 6 slow" and the like
- * (0: not said); false for any other line, *unsure for "uncertain: ...".
- */
-static bool bracket(const char *line, unsigned *fast, unsigned *slow, bool *unsure)
-{
-	const char *s = strstr(line, "): ");
-	char *end;
-
-	*fast = *slow = 0;
-	if (strncmp(line, "verdict: open AUs (", 19) != 0 || !s)
-		return false;
-	*unsure = strncmp(s + 3, "uncertain", 9) == 0;
-	for (s += 3; *s; s++) {
-		unsigned long n;
-
-		if (*s < '0' || *s > '9')
-			continue;
-		n = strtoul(s, &end, 10);
-		if (strncmp(end, " fast", 5) == 0)
-			*fast = (unsigned)n;
-		else if (strncmp(end, " slow", 5) == 0 || strncmp(end, " is slow", 8) == 0)
-			*slow = (unsigned)n;
-		s = end - 1;
-	}
-	return true;
-}
-
-/* Right: K fast, K + 1 slow. Wrong: a fast N above K or a slow N at most K. */
-static int judge_bracket(unsigned fast, unsigned slow, unsigned k)
-{
-	if (fast > k || (slow && slow <= k))
-		return WRONG;
-	return fast == k && slow == k + 1 ? RIGHT : UNSURE;
-}
-
-/* Judge the last bracket line in out_path against the truth k. */
-static int last_bracket(unsigned k, const char *what)
-{
-	FILE *f = fopen(out_path, "r");
-	char line[512];
-	unsigned fast = 0, slow = 0, a, b;
-	bool seen = false, unsure = false, u;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (bracket(line, &a, &b, &u))
-			fast = a, slow = b, unsure = u, seen = true;
-	if (f)
-		fclose(f);
-	if (!seen || unsure)
-		return UNSURE;
-	if (judge_bracket(fast, slow, k) == WRONG)
-		printf("FAIL: wrong bracket for %s: %u fast, %u slow, truth %u\n", what, fast, slow, k);
-	return judge_bracket(fast, slow, k);
-}
-
 static void open_au_cards(unsigned cards)
 {
 	static const unsigned er[] = { 2, 3, 4, 4, 8 };
@@ -388,152 +251,6 @@ static void open_au_cards(unsigned cards)
 	CHECK(t[2].n[0] + t[2].n[1] + t[2].n[2] == cards);
 	CHECK(t[2].n[WRONG] == 0);
 	CHECK(t[2].n[RIGHT] >= 0.9 * cards);
-}
-
-/* ---- open-AU: cards with three regimes (issue 20) */
-
-/*
- * Cards that write L erase blocks at full speed, pay a merge of their log
- * on every write for up to K, and a collection beyond (sim log-aus,
- * log-merge), with the noise and small-write costs of real cards: the
- * collection costs about a copy of the erase block at the card's own
- * write rate (copy-bw 0.7-2x write-bw), the merge a 12th to a 40th of it,
- * some cards a command overhead or a read-modify-write below the page.
- * K stays below 4 (L + 1): where the search looks above the merge.
- */
-struct card3 {
-	unsigned l, k;
-	uint64_t erase;
-	char spec[600];
-};
-
-static void draw_card3(struct card3 *c)
-{
-	static const unsigned er[] = { 2, 4, 4, 8 };
-	double wbw = logu(5e6, 40e6), cbw = wbw * logu(0.7, 2), et = logu(1e6, 8e6);
-	double gc;
-
-	c->l = 1 + pick(5);
-	c->k = c->l + 2 + pick(2 * c->l + 2);
-	c->erase = er[pick(4)] * MiB;
-	gc = (double)c->erase / cbw * 1e9 + et;
-	snprintf(c->spec, sizeof(c->spec), "size=16G,erase=%lluM,open-au=%u,open-au-random=%u,"
-		 "log-aus=%u,log-merge=%.0fns,write-lat=%.0fns,write-bw=%.0f,copy-bw=%.0f,"
-		 "erase-time=%.0fns,cmd-overhead=%.0fns,subpage-write=%.0fns,jitter=%.1f,"
-		 "stalls=%.4f,stall-time=%.0fns,seed=%u", (unsigned long long)(c->erase / MiB), c->k,
-		 c->k, c->l, gc * logu(1.0 / 40, 1.0 / 12), logu(100e3, 1e6), wbw, cbw, et,
-		 pick(3) ? 0 : logu(2e5, 3e6), pick(3) ? 0 : logu(2e5, 2e6), 8 * unit_draw(),
-		 pick(3) ? 0 : 0.001 * unit_draw(), logu(1e6, 20e6), pick(100000));
-}
-
-/* "a merge regime from N" in the last bracket line of out_path, or 0. */
-static unsigned merge_named(void)
-{
-	FILE *f = fopen(out_path, "r");
-	char line[1024];
-	unsigned n = 0;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *m = strstr(line, "a merge regime from ");
-
-		if (strncmp(line, "verdict: open AUs (", 19) == 0)
-			n = m ? (unsigned)atoi(m + 20) : 0;
-	}
-	if (f)
-		fclose(f);
-	return n;
-}
-
-/* The class one -O run alone gets ("verdict: N open AUs (linear): fast: ..."). */
-static int lone_class(void)
-{
-	FILE *f = fopen(out_path, "r");
-	char line[1024];
-	int c = -1;
-
-	while (f && fgets(line, sizeof(line), f)) {
-		const char *s = strstr(line, "): ");
-
-		if (strncmp(line, "verdict: ", 9) == 0 && s && strstr(line, " open AU"))
-			c = strncmp(s + 3, "fast", 4) == 0 ? OA_FAST : strncmp(s + 3, "slow", 4) == 0 ?
-			    OA_SLOW : OA_INCONCLUSIVE;
-	}
-	if (f)
-		fclose(f);
-	return c;
-}
-
-/* One -O run alone at N: fast where N <= L; never slow in the merge (it
- * cannot tell a merge from a cheap collection: uncertain); beyond K
- * slow, or uncertain, never fast. */
-static int judge_lone(const struct card3 *c, unsigned n, struct fb_opts *o)
-{
-	int cl;
-
-	*(unsigned *)test_open_au.options[0].var = n;
-	o->blocksize = 64 * KiB;
-	write_test = &test_open_au;
-	if (run_test(c->spec, o, true) != FB_OK)
-		cl = -1;
-	else
-		cl = lone_class();
-	write_test = &test_find_open_au;
-	o->blocksize = 16 * KiB;
-	if (n <= c->l)
-		return cl == OA_FAST ? RIGHT : cl == OA_INCONCLUSIVE ? UNSURE : WRONG;
-	if (n <= c->k)
-		return cl == OA_SLOW ? WRONG : cl == OA_FAST ? RIGHT : UNSURE;
-	return cl == OA_FAST ? WRONG : cl == OA_SLOW ? RIGHT : UNSURE;
-}
-
-static void three_regime_cards(unsigned cards)
-{
-	struct tally t[5] = { { "three regimes: bracket", { 0 } },
-			      { "three regimes: merge named from L + 1", { 0 } },
-			      { "one -O run: N <= L (full speed)", { 0 } },
-			      { "one -O run: L < N <= K (merge)", { 0 } },
-			      { "one -O run: N > K (collection)", { 0 } } };
-
-	for (unsigned i = 0; i < cards; i++) {
-		struct card3 c;
-		struct fb_opts o;
-		char what[700];
-		unsigned m, n[3];
-		int out;
-
-		draw_card3(&c);
-		opts_defaults(&o);
-		fb_tests_defaults();
-		o.erasesize_set = true;
-		o.erasesize = c.erase;
-		o.offset = (16 * MiB + o.erasesize - 1) / o.erasesize * o.erasesize;
-		if (run_test(c.spec, &o, true) != FB_OK)
-			continue;
-		snprintf(what, sizeof(what), "--find-open-au -e %lluM sim:%s",
-			 (unsigned long long)(c.erase / MiB), c.spec);
-		out = last_bracket(c.k, what);
-		count(&t[0], out);
-		m = merge_named();
-		if (m && m != c.l + 1 && out == RIGHT)
-			printf("FAIL: merge named from %u, truth %u: %s\n", m, c.l + 1, what);
-		count(&t[1], m == c.l + 1 ? RIGHT : m ? WRONG : UNSURE);
-		n[0] = c.l;
-		n[1] = c.l + 1 + pick(c.k - c.l);
-		n[2] = c.k + 1 + pick(4);
-		for (int r = 0; r < 3; r++) {
-			int j = judge_lone(&c, n[r], &o);
-
-			if (j == WRONG)
-				printf("FAIL: wrong -O --open-au-nr=%u verdict on sim:%s\n", n[r], c.spec);
-			count(&t[2 + r], j);
-		}
-	}
-	print_head("simulated cards, three regimes");
-	for (int j = 0; j < 5; j++)
-		print_tally(&t[j]);
-	for (int j = 0; j < 5; j++)
-		CHECK(t[j].n[WRONG] == 0);
-	CHECK(t[0].n[RIGHT] >= 0.9 * cards);
 }
 
 /* ---- fixtures with a known truth */
@@ -713,7 +430,6 @@ int main(int argc, char **argv)
 		close(fd);
 	align_cards(cards);
 	open_au_cards(cards / 5);
-	three_regime_cards(cards / 10);
 	print_head("fixtures with a known truth");
 	fixtures("tests/fixtures/fakecard", "fakecard: align runs", "fakecard: open-AU brackets");
 	fixtures("tests/fixtures/realruns", "realruns: align runs", "realruns: open-AU brackets");
