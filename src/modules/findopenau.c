@@ -389,8 +389,9 @@ static unsigned doubtful(const struct fau *f, unsigned top)
  * times the smallest N showing it (*look): a collection there makes it a
  * merge, the same cost the card's collection (verdict_oafamily.h). Then
  * the start of a merge regime is bisected, and the upper end probed once
- * more unless its cost is a plain collection: a slow episode of the card
- * (or the host) looks like one for the few lines after which a probe stops.
+ * more when its cost is near its threshold: a slow episode of the card
+ * (or the host) looks like a collection for the few lines after which a
+ * probe stops.
  */
 static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 {
@@ -404,6 +405,10 @@ static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 		return fast && fast < max ? (fast * 2 > max ? max : fast * 2) : 0;
 	if (hi - fast > 1)
 		return fast + (hi - fast) / 2;
+	/* (a cost short of a plain collection is probed twice before anything
+	 * is built on it: on a busy host an episode of noise looks like one) */
+	if (f->probed[hi] < 2 && (k != OAF_GC || oaf_marginal(&f->v, hi)))
+		return hi;
 	/* (with --random a quarter chunk holds too few writes to be in random
 	 * order: a whole probe at twice the N, where the card's open-AU limit
 	 * lies that its random-write slots stay below) */
@@ -418,8 +423,7 @@ static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 	/* (noise only ever adds: the start of a merge probed again, its best counts) */
 	if (f->v.merge_from && f->probed[f->v.merge_from] < 2)
 		return f->v.merge_from;
-	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW &&
-	    (oaf_marginal(&f->v, hi) || (k != OAF_GC && !f->o->random)))
+	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW && oaf_marginal(&f->v, hi))
 		return hi;
 	return 0;
 }

@@ -135,7 +135,7 @@ static void kinds(struct oaf_verdict *v)
 		if (v->extra[k] >= OA_GC_COPY * v->copy_ns && v->cost[k] >= OAF_MIN_NS)
 			v->kind[k] = OAF_GC;
 		else if (x >= OAF_JUMP * floor && x >= OAF_MIN_NS &&
-			 !(v->extra2[k] > OAF_RATE_BOUND * v->extra[k]))
+			 (v->random || !(v->extra2[k] > OAF_RATE_BOUND * v->extra[k])))
 			v->kind[k] = OAF_ELEVATED;
 		else
 			v->kind[k] = OAF_FAST;
