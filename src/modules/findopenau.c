@@ -47,12 +47,17 @@
 #include "core/units.h"
 #include "verdicts/facts.h"
 #include "verdicts/verdict_align.h"
+#include "verdicts/verdict_oafamily.h"
 #include "verdicts/verdict_openau.h"
 
 /* Each line writes erase / FAU_FRACTION bytes to each erase block. */
 #define FAU_FRACTION 8
 /* The most erase blocks the search tries (and --preserve saves). */
 #define FAU_MAX_NR 128
+/* A probe stops early after this many lines at least (down to top / 4)... */
+#define FAU_STOP_LINES 3
+/* ...and a look above after this many, starting at top / 4. */
+#define FAU_LOOK_LINES 2
 
 struct fau {
 	const struct fb_opts *o;
@@ -60,13 +65,20 @@ struct fau {
 	void *buf;
 	uint64_t cursor[FAU_MAX_NR];	/* next offset inside each erase block */
 	bool dirty[FAU_MAX_NR];		/* half-written during a probe that was not fast */
-	uint64_t ns[FAU_MAX_NR];	/* time of each erase block in this line */
+	uint64_t ns[FAU_MAX_NR];	/* time of each erase block of the probe in this line */
+	unsigned idx[FAU_MAX_NR];	/* the erase blocks of the probe (their numbers) */
+	unsigned max;			/* erase blocks the search may use */
 	uint64_t top;			/* largest block size of a probe */
+	uint64_t chunk;			/* ...of this probe: top, or top / 4 for a look above */
+	bool looked;			/* the look above was probed */
+	bool looking;			/* ...is being probed (a whole one, --random) */
 	uint64_t written, spent;	/* bytes, ns of device time */
 	struct oa_run base;		/* the probe with one erase block */
 	bool have_base;
 	unsigned inconclusive;		/* the largest inconclusive N */
-	struct oa_bracket br;
+	struct oa_family fam;		/* every probe, as --analyze reads them */
+	struct oaf_verdict v;		/* ...and what they say together */
+	unsigned char probed[FAU_MAX_NR + 1];	/* probes of each N */
 	const char *limit;		/* why the search ended early */
 	uint64_t lines;			/* printed so far, for the progress line */
 };
@@ -80,55 +92,87 @@ static uint64_t probe_top(const struct fb_opts *o, const struct target *t)
 	return top;
 }
 
-/* One write of size at pos inside erase block i, timed and counted. */
-static int fau_write(struct fau *f, unsigned i, uint64_t pos, uint64_t size)
+/* One write of size at pos inside the probe's p-th erase block, timed and counted. */
+static int fau_write(struct fau *f, unsigned p, uint64_t pos, uint64_t size)
 {
 	uint64_t ns;
-	int r = eng_write_long(f->t, f->buf, size, openau_start(f->o, i) + pos, &ns);
+	int r = eng_write_long(f->t, f->buf, size, openau_start(f->o, f->idx[p]) + pos, &ns);
 
 	if (r == FB_OK) {
-		f->ns[i] += ns;
+		f->ns[p] += ns;
 		f->spent += ns;
 		f->written += size;
 	}
 	return r;
 }
 
-/* Move erase block i's cursor past one chunk, back to 0 at its end. */
-static void step(struct fau *f, unsigned i)
+/* Move erase block a's cursor on by n bytes, back to 0 at its end. */
+static void step(struct fau *f, unsigned a, uint64_t n)
 {
-	f->cursor[i] = (f->cursor[i] + f->top) % f->o->erasesize;
+	f->cursor[a] = (f->cursor[a] + n) % f->o->erasesize;
 }
 
-static void advance(struct fau *f, unsigned nr)
+static void advance(struct fau *f, unsigned nr, uint64_t n)
 {
-	for (unsigned i = 0; i < nr; i++)
-		step(f, i);
+	for (unsigned p = 0; p < nr; p++)
+		step(f, f->idx[p], n);
 }
 
-/* Bytes finish() will write to the first nr erase blocks. */
+/*
+ * The erase blocks of a probe of nr: first those the last fast probe left
+ * open (continued, as --open-au would), then fresh ones, then those a
+ * probe that was not fast left half-written (finish() writes them to
+ * their end first): trying other erase blocks costs no such writes.
+ * Not with --random: there the erase blocks of the probe before keep the
+ * card's few random-write slots until they are closed, so a probe takes
+ * the same first nr erase blocks as that one did.
+ */
+static void pick(struct fau *f, unsigned nr)
+{
+	unsigned n = 0;
+
+	if (f->o->random) {
+		for (unsigned a = 0; a < nr; a++)
+			f->idx[a] = a;
+		return;
+	}
+	for (int pass = 0; pass < 3; pass++)
+		for (unsigned a = 0; a < f->max && n < nr; a++) {
+			bool open = !f->dirty[a] && f->cursor[a], fresh = !f->dirty[a] && !f->cursor[a];
+
+			if ((pass == 0 && open) || (pass == 1 && fresh) || (pass == 2 && f->dirty[a]))
+				f->idx[n++] = a;
+		}
+}
+
+/* Bytes finish() will write to the probe's erase blocks. */
 static uint64_t finish_bytes(const struct fau *f, unsigned nr)
 {
 	uint64_t sum = 0;
 
-	for (unsigned i = 0; i < nr; i++)
-		if (f->dirty[i] && f->cursor[i])
-			sum += f->o->erasesize - f->cursor[i];
+	for (unsigned p = 0; p < nr; p++)
+		if (f->dirty[f->idx[p]] && f->cursor[f->idx[p]])
+			sum += f->o->erasesize - f->cursor[f->idx[p]];
 	return sum;
 }
 
-/* Write each dirty erase block of the first nr up to its end, so it starts afresh at 0. */
+/* Write each dirty erase block of the probe up to its end, so it starts afresh at 0. */
 static int finish(struct fau *f, unsigned nr)
 {
 	int r;
 
-	for (unsigned i = 0; i < nr; i++) {
-		while (f->dirty[i] && f->cursor[i]) {
-			if ((r = fau_write(f, i, f->cursor[i], f->top)) != FB_OK)
+	for (unsigned p = 0; p < nr; p++) {
+		unsigned a = f->idx[p];
+
+		while (f->dirty[a] && f->cursor[a]) {
+			uint64_t n = f->o->erasesize - f->cursor[a];
+
+			n = n < f->top ? n : f->top;
+			if ((r = fau_write(f, p, f->cursor[a], n)) != FB_OK)
 				return r;
-			step(f, i);
+			step(f, a, n);
 		}
-		f->dirty[i] = false;
+		f->dirty[a] = false;
 	}
 	return FB_OK;
 }
@@ -136,7 +180,7 @@ static int finish(struct fau *f, unsigned nr)
 /* One line: top bytes to each of nr erase blocks in chunks of size, interleaved. */
 static int fau_line(struct fau *f, unsigned nr, uint64_t size)
 {
-	uint64_t chunks = f->top / size;
+	uint64_t chunks = f->chunk / size;
 	struct lfsr l;
 	int r;
 
@@ -145,11 +189,11 @@ static int fau_line(struct fau *f, unsigned nr, uint64_t size)
 	for (uint64_t c = 0; c < chunks; c++) {
 		uint64_t pos = f->o->random ? lfsr_next(&l) : c;
 
-		for (unsigned i = 0; i < nr; i++)
-			if ((r = fau_write(f, i, f->cursor[i] + pos * size, size)) != FB_OK)
+		for (unsigned p = 0; p < nr; p++)
+			if ((r = fau_write(f, p, f->cursor[f->idx[p]] + pos * size, size)) != FB_OK)
 				return r;
 	}
-	advance(f, nr);
+	advance(f, nr, f->chunk);
 	return FB_OK;
 }
 
@@ -192,8 +236,8 @@ static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run 
 		if (f->ns[i] > worst)
 			worst = f->ns[i];
 	}
-	oa_add(agg, size, (double)f->top * nr * 1e9 / (double)(total ? total : 1));
-	oa_add(slowest, size, (double)f->top * 1e9 / (double)worst);
+	oa_add(agg, size, (double)f->chunk * nr * 1e9 / (double)(total ? total : 1));
+	oa_add(slowest, size, (double)f->chunk * 1e9 / (double)worst);
 	out_row(&probe_table, (union out_val[]){ { .u = nr }, { .u = size },
 						 { .d = agg->rate[agg->n - 1] },
 						 { .d = slowest->rate[slowest->n - 1] } });
@@ -202,13 +246,30 @@ static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run 
 	progress_update(++f->lines, now);
 }
 
+/*
+ * After a probe: the card may have garbage-collected mid-way any erase
+ * block of a probe that was not fast, and evicted any other it held
+ * open. Continued, such a block would open mid-way and cost a copy of its
+ * front when it fills: it is written to its end before it is used again.
+ */
+static void mark_dirty(struct fau *f, unsigned nr, bool fast)
+{
+	bool in[FAU_MAX_NR] = { false };
+
+	for (unsigned p = 0; p < nr; p++)
+		in[f->idx[p]] = true;
+	for (unsigned a = 0; a < f->max; a++)
+		if ((in[a] && !fast) || (!in[a] && f->cursor[a]))
+			f->dirty[a] = true;
+}
+
 /* The lines of one probe; returns FB_OK (also when stopped early) or an error. */
 static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa_run *slowest)
 {
 	uint64_t size;
 	int r = FB_OK;
 
-	for (size = f->top; size >= f->o->blocksize && size % f->t->sector == 0; size /= 2) {
+	for (size = f->chunk; size >= f->o->blocksize && size % f->t->sector == 0; size /= 2) {
 		if (!fau_budget(f, 0, nr))
 			return FB_OK;
 		if ((r = fau_line(f, nr, size)) != FB_OK)
@@ -216,6 +277,17 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 		print_line(f, nr, size, agg, slowest);
 		if (!f->o->no_early_stop && (oa_gc_clear(agg, NULL) || oa_gc_clear(slowest, NULL)))
 			return FB_OK;
+		/* Plainly another regime than one erase block's: the family judges it. */
+		if (!f->o->no_early_stop && f->have_base && agg->n >= FAU_STOP_LINES &&
+		    oaf_stop_probe(&f->base, f->o->random ? slowest : agg)) {
+			out_note("stopped: every write costs clearly more than with 1 erase block");
+			return FB_OK;
+		}
+		/* A look above stays within one chunk of top per erase block. */
+		if (f->chunk < f->top && agg->n >= FAU_LOOK_LINES) {
+			out_note("stopped: a look above measures %d block sizes", FAU_LOOK_LINES);
+			return FB_OK;
+		}
 		if (size % 2 || size / 2 < f->o->blocksize || (size / 2) % f->t->sector)
 			break;
 	}
@@ -223,8 +295,9 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 	return r;
 }
 
-/* One probe with nr erase blocks; *c is its class, or -1 when a limit cut it short. */
-static int probe(struct fau *f, unsigned nr, int *c)
+/* One probe with nr erase blocks (look: a look above, see grow_next()); *c is
+ * its class, or -1 when a limit cut it short. */
+static int probe(struct fau *f, unsigned nr, bool look, int *c)
 {
 	char e[FB_FMT_LEN];
 	struct oa_run agg, slowest;
@@ -232,7 +305,12 @@ static int probe(struct fau *f, unsigned nr, int *c)
 	int r;
 
 	*c = -1;
-	if (!fau_budget(f, finish_bytes(f, nr), 2 * nr))
+	/* A look above only sees what a write costs: a quarter of the bytes,
+	 * and the half-written erase blocks are not written to their end. */
+	f->chunk = look && f->top / 4 >= FAU_LOOK_LINES * f->o->blocksize &&
+		   (f->top / 4) % f->t->sector == 0 ? f->top / 4 : f->top;
+	pick(f, nr);
+	if (!fau_budget(f, look || f->looking ? 0 : finish_bytes(f, nr), 2 * nr))
 		return FB_OK;
 	out_note("probe: --open-au-nr=%u --erasesize=%s%s", nr,
 		 fmt_size(e, sizeof(e), f->o->erasesize), f->o->random ? " --random" : "");
@@ -241,12 +319,13 @@ static int probe(struct fau *f, unsigned nr, int *c)
 	 * probe pays for evicting what the one before left open. The write
 	 * goes at the cursor, never back to the start: see the top comment.
 	 */
-	if ((r = finish(f, nr)) != FB_OK)
+	if (!look && !f->looking && (r = finish(f, nr)) != FB_OK)
 		return r;
-	for (unsigned i = 0; i < nr; i++)
-		if ((r = fau_write(f, i, f->cursor[i], f->top)) != FB_OK)
+	/* (a look above opens each with one block: it writes little anyway) */
+	for (unsigned p = 0; p < nr; p++)
+		if ((r = fau_write(f, p, f->cursor[f->idx[p]], look ? f->o->blocksize : f->chunk)) != FB_OK)
 			return r;
-	advance(f, nr);
+	advance(f, nr, look ? f->o->blocksize : f->chunk);
 	oa_init(&agg, f->o->erasesize);
 	oa_init(&slowest, f->o->erasesize);
 	if ((r = probe_lines(f, nr, &agg, &slowest)) != FB_OK)
@@ -257,75 +336,112 @@ static int probe(struct fau *f, unsigned nr, int *c)
 		out_note("stopped: %s", f->limit);
 	oa_classify_pair(&agg, &slowest, &res);
 	if (f->have_base)
-		oa_against(&f->base, 1, &slowest, &res);
+		oa_against(&f->base, 1, f->o->random ? &slowest : &agg, &res);
 	else if (nr == 1)
-		f->base = slowest, f->have_base = true;
+		f->base = f->o->random ? slowest : agg, f->have_base = true;
 	oa_result_print(nr, f->o->random, &res);
-	oa_bracket_add(&f->br, nr, res.c);
-	if (res.c == OA_INCONCLUSIVE && nr > f->inconclusive)
+	/* The slowest erase block where one of them may collect alone (--random);
+	 * in linear order all of them alike, and their sum is the less noisy. */
+	oaf_add(&f->fam, nr, f->o->random ? &slowest : &agg);
+	oaf_judge(&f->fam, &f->v);
+	f->probed[nr]++;
+	*c = (int)oaf_class(&f->v, nr);
+	if (*c == OA_INCONCLUSIVE && nr > f->inconclusive)
 		f->inconclusive = nr;
-	/* Not fast: the card may have garbage-collected any erase block mid-way. */
-	for (unsigned i = 0; res.c != OA_FAST && i < FAU_MAX_NR; i++)
-		f->dirty[i] = true;
-	*c = (int)res.c;
+	mark_dirty(f, nr, oaf_kind_of(&f->v, nr) == OAF_FAST && f->chunk == f->top);
 	return FB_OK;
 }
 
-/* Is a probe of class c an upper end? Inconclusive only above a fast one. */
-static bool upper(const struct fau *f, int c)
+/* The largest N probed below n whose kind is fast (merge too when merge), or 0. */
+static unsigned below(const struct fau *f, unsigned n, bool merge)
 {
-	return c == OA_SLOW || (c == OA_INCONCLUSIVE && f->br.fast);
+	unsigned best = 0;
+
+	for (size_t k = 0; k < f->v.n && f->v.nr[k] < n; k++)
+		if (f->v.kind[k] == OAF_FAST || (merge && f->v.kind[k] == OAF_MERGE))
+			best = f->v.nr[k];
+	return best;
 }
 
-/* Grow N until a probe is an upper end, then bisect down to neighbours. */
-/* Grow N from lo (doubling) until a probe is an upper end, then bisect down to neighbours. */
-static int bracket(struct fau *f, unsigned max, unsigned *lo, unsigned *hi)
+/* The smallest N probed above n that is not fast (nor a merge), or 0. */
+static unsigned other_above(const struct fau *f, unsigned n)
 {
-	unsigned n = *lo ? (*lo * 2 > max ? max : *lo * 2) : 1;
-	int c, r;
+	for (size_t k = 0; k < f->v.n; k++)
+		if (f->v.nr[k] > n && f->v.kind[k] != OAF_FAST && f->v.kind[k] != OAF_MERGE)
+			return f->v.nr[k];
+	return 0;
+}
 
-	while (!*hi && !f->limit && *lo < max) {
-		if ((r = probe(f, n, &c)) != FB_OK || c < 0)
-			return r;
-		if (upper(f, c))
-			*hi = n;
-		else if ((*lo = n) < max)
-			n = n * 2 > max ? max : n * 2;
-	}
-	while (*hi && *hi - *lo > 1 && !f->limit) {
-		unsigned mid = *lo + (*hi - *lo) / 2;
-
-		if ((r = probe(f, mid, &c)) != FB_OK || c < 0)
-			return r;
-		if (upper(f, c))
-			*hi = mid;
-		else
-			*lo = mid;
-	}
-	return FB_OK;
+/* A probe below a fast one that was not fast, probed once: probed again
+ * (a slow episode of the card or the host; each N counts its best). */
+static unsigned doubtful(const struct fau *f, unsigned top)
+{
+	for (size_t k = 0; k < f->v.n && f->v.nr[k] < top; k++)
+		if (oaf_class(&f->v, f->v.nr[k]) != OA_FAST && f->probed[f->v.nr[k]] < 2)
+			return f->v.nr[k];
+	return 0;
 }
 
 /*
- * The bracket, its upper end probed once more before it is believed: a
- * slow episode of the card (or the host) looks like garbage collection
- * for the few lines after which a probe stops, a card that collects
- * garbage at N does so again. When the second probe is not an upper end,
- * the search goes on above it (the bracket counts each N's best result).
+ * The next N to probe (0: done). N grows, doubling, until a probe is not
+ * fast; the cutoff is bisected. A cost between fast and a collection's
+ * worth (a merge, or a cheap collection) is looked above once, at four
+ * times the smallest N showing it (*look): a collection there makes it a
+ * merge, the same cost the card's collection (verdict_oafamily.h). Then
+ * the start of a merge regime is bisected, and the upper end probed once
+ * more when its cost is near its threshold: a slow episode of the card
+ * (or the host) looks like a collection for the few lines after which a
+ * probe stops.
  */
+static unsigned next_probe(struct fau *f, unsigned max, bool *look)
+{
+	unsigned fast = below(f, max + 1, true), hi = other_above(f, fast), lo, d;
+	enum oaf_kind k = oaf_kind_of(&f->v, hi);
+
+	*look = false;
+	if ((d = doubtful(f, fast)) != 0)
+		return d;
+	if (!hi)
+		return fast && fast < max ? (fast * 2 > max ? max : fast * 2) : 0;
+	if (hi - fast > 1)
+		return fast + (hi - fast) / 2;
+	/* (a cost short of a plain collection is probed twice before anything
+	 * is built on it: on a busy host an episode of noise looks like one) */
+	if (f->probed[hi] < 2 && (k != OAF_GC || oaf_marginal(&f->v, hi)))
+		return hi;
+	/* (with --random a quarter chunk holds too few writes to be in random
+	 * order: a whole probe at twice the N, where the card's open-AU limit
+	 * lies that its random-write slots stay below) */
+	if (!f->looked && (k == OAF_ELEVATED || k == OAF_CHEAP_GC) && hi < max) {
+		f->looked = f->looking = true;
+		*look = !f->o->random;
+		d = f->o->random ? 2 : 4;
+		return hi * d > max ? max : hi * d;
+	}
+	if (f->v.merge_from && f->v.merge_from - (lo = below(f, f->v.merge_from, false)) > 1)
+		return lo + (f->v.merge_from - lo) / 2;
+	/* (noise only ever adds: the start of a merge probed again, its best counts) */
+	if (f->v.merge_from && f->probed[f->v.merge_from] < 2)
+		return f->v.merge_from;
+	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW && oaf_marginal(&f->v, hi))
+		return hi;
+	return 0;
+}
+
 static int search(struct fau *f, unsigned max)
 {
-	unsigned lo = 0, hi = 0;
-	int c, r;
+	unsigned n = 1;
+	bool look = false;
+	int c, r = FB_OK;
 
-	for (;;) {
-		if ((r = bracket(f, max, &lo, &hi)) != FB_OK || !hi || f->limit)
+	while (n && !f->limit) {
+		if ((r = probe(f, n, look, &c)) != FB_OK || c < 0)
 			break;
-		if ((r = probe(f, hi, &c)) != FB_OK || c < 0 || upper(f, c))
-			break;
-		lo = hi;
-		hi = 0;
+		f->looking = false;
+		n = next_probe(f, max, &look);
 	}
-	if (r == FB_OK && lo >= max && !hi)
+	if (r == FB_OK && !f->limit && !other_above(f, below(f, max + 1, true)) &&
+	    below(f, max + 1, true) >= max)
 		f->limit = max >= FAU_MAX_NR ? "the search tries at most 128 erase blocks"
 					     : "no room on the device for more erase blocks";
 	return r;
@@ -335,13 +451,13 @@ static void summary(struct fau *f, int r)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN];
 
-	oa_bracket_print(&f->br, f->o->random, NULL);
+	oaf_print(&f->v, f->o->random);
 	if (r == FB_EINTR || f->limit)
 		out_note("find-open-au: %s: the bracket above is what was found so far",
 			 r == FB_EINTR ? "interrupted" : f->limit);
 	if (r != FB_EINTR && f->limit)
 		out_test_stopped(f->limit);
-	if (!f->br.fast && f->inconclusive)
+	if (!f->v.fast && f->inconclusive)
 		out_note("find-open-au: no probe was fast (the largest inconclusive: %u erase "
 			 "block%s), so the bracket has no fast lower end", f->inconclusive,
 			 f->inconclusive == 1 ? "" : "s");
@@ -376,7 +492,9 @@ static int find_open_au_run(const struct fb_opts *o, struct target *t)
 	f->o = o;
 	f->t = t;
 	f->top = probe_top(o, t);
-	oa_bracket_init(&f->br);
+	f->max = max;
+	oaf_init(&f->fam);
+	f->fam.random = o->random;
 	f->buf = eng_buffer(t, eng_write_buffer_len(f->top));
 	if (!f->buf) {
 		free(f);

@@ -145,7 +145,7 @@ static uint64_t read_once(struct sim_card *c, uint64_t off, uint64_t len)
 {
 	c->n.reads++;
 	c->n.bytes_read += len;
-	return jitter(c, sim_read_cost(&c->p, off, len));
+	return jitter(c, sim_read_cost(&c->p, off, len) + c->p.cmd_ns);
 }
 
 uint64_t sim_read(struct sim_card *c, uint64_t off, uint64_t len)
@@ -276,6 +276,43 @@ static uint64_t write_piece(struct sim_card *c, uint64_t au, uint64_t o, uint64_
 	return t;
 }
 
+/* A write starting in AU au: is au among the log_aus written last? If not,
+ * it takes the least recent one's place and the write pays a merge. */
+static uint64_t log_touch(struct sim_card *c, uint64_t au)
+{
+	unsigned lim = c->p.log_aus < SIM_MAX_OPEN_AU ? c->p.log_aus : SIM_MAX_OPEN_AU, v = 0;
+
+	if (lim == 0 || c->p.log_merge == 0 || au < c->p.fat_aus)
+		return 0;
+	for (unsigned i = 0; i < c->nlog; i++)
+		if (c->log_au[i] == au) {
+			c->log_stamp[i] = ++c->tick;
+			return 0;
+		}
+	if (c->nlog < lim) {
+		c->log_au[c->nlog] = au;
+		c->log_stamp[c->nlog++] = ++c->tick;
+		return 0;
+	}
+	for (unsigned i = 1; i < c->nlog; i++)
+		if (c->log_stamp[i] < c->log_stamp[v])
+			v = i;
+	c->log_au[v] = au;
+	c->log_stamp[v] = ++c->tick;
+	c->n.merges++;
+	return c->p.log_merge;
+}
+
+/* The extra costs of the request itself: its command, a partial page. */
+static uint64_t request_extra(const struct sim_card *c, uint64_t off, uint64_t len)
+{
+	uint64_t t = c->p.cmd_ns;
+
+	if (c->p.subpage_ns && c->p.page && (off % c->p.page || (off + len) % c->p.page))
+		t += c->p.subpage_ns;
+	return t;
+}
+
 /* Rule 1a: make room for len bytes in the full cache; the time it takes. */
 static uint64_t cache_fold(struct sim_card *c, uint64_t len)
 {
@@ -292,7 +329,7 @@ static uint64_t cache_fold(struct sim_card *c, uint64_t len)
 
 static uint64_t write_once(struct sim_card *c, uint64_t off, uint64_t len)
 {
-	uint64_t t = c->p.write_lat, end = off + len;
+	uint64_t t = c->p.write_lat + request_extra(c, off, len), end = off + len;
 
 	c->n.writes++;
 	c->n.bytes_written += len;
@@ -305,6 +342,7 @@ static uint64_t write_once(struct sim_card *c, uint64_t off, uint64_t len)
 		c->n.cached += len;
 		return jitter(c, t + sim_xfer_ns(len, c->p.cache_bw));
 	}
+	t += log_touch(c, off / c->p.erase);
 	while (off < end) {
 		uint64_t au = off / c->p.erase, o = off - au * c->p.erase;
 		uint64_t n = au_len(c, au) - o;

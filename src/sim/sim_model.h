@@ -75,6 +75,19 @@
  *   copied anything. A GC thus costs about the same whatever the request
  *   size, so once GCs dominate the rate halves with the block size.
  *
+ * THREE REGIMES AND SMALL WRITES (all off by default):
+ *   - log_aus, log_merge: the card writes the log_aus AUs written last
+ *     (LRU, FAT area excluded) at full speed; a request whose first byte
+ *     lies in any other AU costs log_merge more and takes the place of the
+ *     least recent one (a merge of the card's log, far cheaper than a GC).
+ *     So N <= log_aus interleaved AUs are fast, log_aus < N <= open_au pay
+ *     log_merge on every write, and N > open_au pay a GC as well.
+ *   - subpage_ns: a write whose start or end is not on a page boundary
+ *     costs that much more (a read-modify-write of the page): rates drop
+ *     only below the page size.
+ *   - cmd_ns: every request, read or write, costs that much more (the
+ *     command's overhead on the bus), whatever its size.
+ *
  * JITTER: with jitter > 0 every time is multiplied by a factor uniform in
  *   [1 - jitter/100, 1 + jitter/100]; with probability outliers it is
  *   multiplied by SIM_OUTLIER_FACTOR. Both come from a splitmix64 stream
@@ -161,6 +174,11 @@ struct sim_params {
 	uint64_t cache_bw;	/* bytes/s */
 	uint64_t cache_recover;	/* bytes per second of idle time */
 	uint64_t cache_flush;	/* bytes folded at once when the cache is full (0: none) */
+	/* three regimes and small writes (all 0, off, by default) */
+	unsigned log_aus;	/* AUs written at full speed; more pay log_merge (0: off) */
+	uint64_t log_merge;	/* ns, a write to an AU outside the log_aus last written */
+	uint64_t subpage_ns;	/* ns, a write that covers part of a page */
+	uint64_t cmd_ns;	/* ns, every request: the command's own overhead */
 	/* data (target_sim.c; no effect on the times): a fake card */
 	uint64_t wrap;		/* it keeps wrap bytes: offset o lands on o % wrap (0: all) */
 	uint64_t drop_from;	/* writes at or past this offset are lost (0: none) */
@@ -199,6 +217,7 @@ struct sim_counters {
 	uint64_t cached;			/* bytes that went to the cache */
 	uint64_t discarded;			/* bytes discarded (sim_discard) */
 	uint64_t folds, folded;			/* cache folds (rule 1a) and their bytes */
+	uint64_t merges;			/* writes that paid log_merge */
 };
 
 struct sim_card {
@@ -209,6 +228,8 @@ struct sim_card {
 	uint64_t tick;		/* LRU clock */
 	uint64_t cache_used;
 	unsigned nopen, nrandom;
+	unsigned nlog;				/* AUs in the log (log_aus) */
+	uint64_t log_au[SIM_MAX_OPEN_AU], log_stamp[SIM_MAX_OPEN_AU];
 	uint64_t lane_free[SIM_MAX_CHANNELS];	/* virtual time each lane is free from */
 	struct sim_au open[SIM_MAX_OPEN_AU];
 	struct sim_counters n;

@@ -136,6 +136,10 @@ static const struct key keys[] = {
 	{ "cache-bw", K_RATE, P(cache_bw), 1, UINT64_MAX, 5 },
 	{ "cache-recover", K_RATE, P(cache_recover), 0, UINT64_MAX, 5 },
 	{ "cache-flush", K_SIZE, P(cache_flush), 0, UINT64_MAX, 5 },
+	{ "log-aus", K_UINT, P(log_aus), 0, SIM_MAX_OPEN_AU, 9 },
+	{ "log-merge", K_TIME, P(log_merge), 0, 0, 9 },
+	{ "subpage-write", K_TIME, P(subpage_ns), 0, 0, 9 },
+	{ "cmd-overhead", K_TIME, P(cmd_ns), 0, 0, 9 },
 	{ "seed", K_U64, P(seed), 0, UINT64_MAX, 6 },
 	{ "jitter", K_PCT, P(jitter), 0, 0, 6 },
 	{ "outliers", K_PROB, P(outliers), 0, 0, 6 },
@@ -582,7 +586,7 @@ void sim_list_presets(FILE *f)
 		const struct sim_params *p = &presets[i].p;
 
 		fprintf(f, "\n%s\t%s\n", presets[i].name, presets[i].what);
-		for (int g = 1; g <= 8; g++) {
+		for (int g = 1; g <= 9; g++) {
 			format_group(p, g, line, sizeof(line));
 			fprintf(f, "\t%s\n", line);
 		}
@@ -600,6 +604,10 @@ void sim_list_presets(FILE *f)
 		"zoned=1: every erase block is a zone written only at its write pointer\n"
 		"(host-managed, all zones full at first), the first conv-zones of them\n"
 		"conventional. cache-flush=SIZE: a full cache folds SIZE bytes at copy-bw.\n"
+		"log-aus=N,log-merge=TIME: only the N AUs written last are fast, a write\n"
+		"to another AU pays TIME (a merge regime below the GC one);\n"
+		"subpage-write=TIME: a write covering part of a page pays TIME;\n"
+		"cmd-overhead=TIME: every request pays TIME (all four 0: off).\n"
 		"Times take a unit (500us, 3ms); rates \"22M/s\" are decimal bytes/s.\n",
 		SIM_MAX_FAIL);
 }

@@ -23,6 +23,7 @@
 #include "core/units.h"
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_findfat.h"
+#include "verdicts/verdict_oafamily.h"
 #include "verdicts/verdict_openau.h"
 #include "verdicts/verdict_sweep.h"
 
@@ -60,7 +61,7 @@ struct an {
 	unsigned long long pending;	/* a command line no table has followed yet */
 	uint64_t erase[2];		/* the first two --erasesize values of open-au runs */
 	unsigned erase_run[2];
-	struct oa_bracket br[2];	/* linear, random */
+	struct oa_family fam[2];	/* linear, random: the runs with their N */
 	unsigned br_runs[2];
 	bool br_probe[2];
 	struct oa_run base[2];		/* the first run of each mode with N known */
@@ -199,10 +200,14 @@ static void finish_open_au(struct an *a)
 		oa_classify_pair(&a->agg, &a->slowest, &res);
 	else
 		vs_open_au(r, &res);
+	/* Against one erase block as --find-open-au judges a probe: the slowest
+	 * erase block in random order, all of them (less noisy) in linear. */
+	const struct oa_run *cmp = a->all_slowest && !random ? &a->agg : r;
+
 	if (nr && a->base_nr[random])
-		oa_against(&a->base[random], a->base_nr[random], r, &res);
+		oa_against(&a->base[random], a->base_nr[random], cmp, &res);
 	else if (nr) {
-		a->base[random] = *r;
+		a->base[random] = *cmp;
 		a->base_nr[random] = nr;
 	}
 	if (nr)
@@ -219,7 +224,7 @@ static void finish_open_au(struct an *a)
 		 r->n, r->n == 1 ? "" : "s", tail);
 	oa_result_print(nr, random, &res);
 	if (nr) {
-		oa_bracket_add(&a->br[random], nr, res.c);
+		oaf_add(&a->fam[random], nr, random ? r : &a->agg);	/* as --find-open-au */
 		a->br_runs[random]++;
 		a->br_probe[random] = a->br_probe[random] || a->ctx.is_probe;
 	}
@@ -492,12 +497,13 @@ static void on_line(struct an *a, const struct ai_input *in)
 		al_used(&a->lines);
 }
 
-/* Open-AU runs of one card measured with two erase sizes do not compare. */
-static void erase_sizes(const struct an *a)
+/* Open-AU runs of one card measured with two erase sizes do not compare
+ * (a judged family says so itself, with its modes: oaf_note_modes). */
+static void erase_sizes(const struct an *a, bool judged)
 {
 	char x[FB_FMT_LEN], y[FB_FMT_LEN];
 
-	if (a->erase[1])
+	if (a->erase[1] && !judged)
 		out_note("analyze: the runs used two different --erasesize values: %s (from run %u) "
 			 "and %s (from run %u)", fmt_size(x, sizeof(x), a->erase[0]), a->erase_run[0],
 			 fmt_size(y, sizeof(y), a->erase[1]), a->erase_run[1]);
@@ -505,15 +511,23 @@ static void erase_sizes(const struct an *a)
 
 static void conclude(struct an *a, const struct ai_input *in)
 {
+	bool judged = false;
+
 	finish(a);
 	/* A bracket needs several runs, or a search that prints one itself. */
 	for (int m = 0; m < 2; m++)
-		if (a->br_runs[m] >= 2 || (a->br_runs[m] && a->br_probe[m]))
-			oa_bracket_print(&a->br[m], m == 1, NULL);
+		if (a->br_runs[m] >= 2 || (a->br_runs[m] && a->br_probe[m])) {
+			struct oaf_verdict v;
+
+			judged = true;
+			oaf_judge(&a->fam[m], &v);
+			oaf_print(&v, m == 1);
+		}
+	oaf_note_modes(&a->fam[0], &a->fam[1]);
 	if (in->stop[0])
 		out_note("analyze: stopped reading at line %llu: %s; this is not saved output",
 			 in->line, in->stop);
-	erase_sizes(a);
+	erase_sizes(a, judged);
 	if (a->runs == 0)
 		out_note("analyze: no align, open-au, find-fat or readahead table found in %s",
 			 in->path);
@@ -531,8 +545,9 @@ int analyze_input(struct ai_input *in)
 	if (!a)
 		return FB_EDEV;
 	vf_reset();	/* the verdicts of this input only (--advise reads them) */
-	oa_bracket_init(&a->br[0]);
-	oa_bracket_init(&a->br[1]);
+	oaf_init(&a->fam[0]);
+	oaf_init(&a->fam[1]);
+	a->fam[1].random = true;
 	while (ai_next(in) > 0)
 		on_line(a, in);
 	if (in->stop[0])

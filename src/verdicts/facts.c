@@ -34,6 +34,13 @@ void vf_open_au(unsigned nr, bool random, enum oa_class c)
 	oa_bracket_add(&facts.oa[random], nr, c);
 }
 
+void vf_open_au_set(bool random, const unsigned *nr, const enum oa_class *c, size_t n)
+{
+	oa_bracket_init(&facts.oa[random]);
+	for (size_t i = 0; i < n; i++)
+		oa_bracket_add(&facts.oa[random], nr[i], c[i]);
+}
+
 void vf_fat(const struct ff_result *r)
 {
 	facts.fat = true;

@@ -40,5 +40,7 @@ void vf_align(const struct va_verdict *v);
 void vf_open_au(unsigned nr, bool random, enum oa_class c);
 void vf_fat(const struct ff_result *r);
 void vf_capacity(uint64_t real);
+/* A family's verdict replaces the bracket of its mode (verdict_oafamily.h). */
+void vf_open_au_set(bool random, const unsigned *nr, const enum oa_class *c, size_t n);
 
 #endif

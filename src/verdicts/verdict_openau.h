@@ -7,8 +7,15 @@
  * The garbage-collection signature: a collection costs about the same
  * whatever the size of the write that forced it, so once every write
  * forces one, the time per write stops shrinking with the block size and
- * the rate roughly halves line by line -- and that time is a sizeable
- * part of writing a whole erase block, not a command's overhead.
+ * the rate roughly halves line by line. What makes it a collection is its
+ * size: copying an erase block at the card's own write rate (the copy
+ * estimate: the erase size over the best rate of the run) is what a
+ * real card pays, of the order of it (at least OA_GC_COPY of it). A cost
+ * far below that (OA_FAR_BELOW) is something else: a command's overhead
+ * (below OA_OVERHEAD_COPY, whatever its shape), a read-modify-write of the
+ * pages that small writes cover only in part, or a merge of the card's
+ * log: a second, intermediate cost that only runs with other numbers of
+ * erase blocks can tell from a cheap collection (verdict_oafamily.h).
  */
 #ifndef FB_VERDICT_OPENAU_H
 #define FB_VERDICT_OPENAU_H
@@ -20,8 +27,13 @@
 #define OA_MAX_LINES 64
 /* Lines in a row with the signature before it counts (and a run stops). */
 #define OA_GC_LINES 3
-/* Fast: the smallest block's rate is within this factor of the best rate. */
-#define OA_FAST_FACTOR 4.0
+/* A write's cost beyond its transfer, against the copy estimate: at least
+ * this much of it is a collection, ... */
+#define OA_GC_COPY 0.25
+/* ...this much or less is far below one (never inconclusive), ... */
+#define OA_FAR_BELOW 0.1
+/* ...and this little is a command's overhead, even with the signature. */
+#define OA_OVERHEAD_COPY 0.025
 
 enum oa_class { OA_INCONCLUSIVE, OA_FAST, OA_SLOW };
 
@@ -36,7 +48,7 @@ struct oa_run {
 struct oa_result {
 	enum oa_class c;
 	double write_ns;		/* slow: what every write costs */
-	char why[256];
+	char why[400];
 };
 
 void oa_init(struct oa_run *r, uint64_t erase);
@@ -47,6 +59,19 @@ size_t oa_gc_tail(const struct oa_run *r);
 /* True when the last OA_GC_LINES lines show it; *write_ns: what a write costs. */
 bool oa_gc_clear(const struct oa_run *r, double *write_ns);
 void oa_classify(const struct oa_run *r, struct oa_result *res);
+/* The best rate of a run; the time per write of its line i (ns). */
+double oa_best_rate(const struct oa_run *r);
+double oa_write_ns(const struct oa_run *r, size_t i);
+/* Copying an erase block of erase bytes at rate bytes/s, ns (0: unknown). */
+double oa_copy_ns(uint64_t erase, double rate);
+/* The run's erase size: as given, else its first line. */
+uint64_t oa_erase(const struct oa_run *r);
+/*
+ * Every other line slow (22M/s, 5.99M/s, 21.2M/s, 5.98M/s, ...): the
+ * erase size given is half the card's, so every other line's writes fill
+ * the card's erase blocks only half-way. The lines text in buf when true.
+ */
+bool oa_alternates(const struct oa_run *r, char *buf, size_t len);
 /* A run with both the aggregate and the slowest erase block's rates: slow
  * when either shows the signature, else as the slowest one says. */
 void oa_classify_pair(const struct oa_run *agg, const struct oa_run *slowest,

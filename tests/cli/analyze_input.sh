@@ -33,7 +33,7 @@ ok "binary input: stops at 100 lines with NUL bytes" grep -qE '^analyze: stopped
 # An overlong line (a pasted blob) is skipped; the rest is read.
 { head -1 "$RUN"; head -c 200000 /dev/zero | tr '\0' 'x'; echo; cat "$RUN"; } >"$TMP/long"
 expect_status 0 "a 200 KB line among the runs" bounded 200000 "$FB" --analyze "$TMP/long"
-ok "overlong line: the runs after it judged" grep -q '^verdict: open AUs (linear): 2 fast, 3 slow$' <<<"$OUT"
+ok "overlong line: the runs after it judged" grep -q '^verdict: open AUs (linear): 2 fast, 3 slow; ' <<<"$OUT"
 ok "overlong line: skipped and named" grep -q '^analyze: 12 of 19 lines used, 7 skipped (lines 1-7)$' <<<"$OUT"
 # Endless text: a table that starts again at every line, in constant memory.
 yes '4MiB 5M/s' | head -c 2M >"$TMP/endless"

@@ -22,9 +22,13 @@ for want in "line 11): open-au, 1 erase block, linear, 9 lines" \
 	i=$((i + 1))
 	ok "000: run $i ($want)" grep -qF "run $i ($want" <<<"$OUT"
 done
-ok "000: the two erase sizes said" grep -qx 'analyze: the runs used two different --erasesize values: 4MiB (from run 1) and 8MiB (from run 4)' <<<"$OUT"
+ok "000: the two erase sizes said" grep -qx 'open AUs: the runs were given two erase sizes, 4MiB (linear) and 8MiB (random)' <<<"$OUT"
+ok "000: the two erase sizes said once" [ "$(grep -c 'two erase sizes\|two different --erasesize' <<<"$OUT")" -eq 1 ]
 ok "000: lines used and skipped" grep -qx 'analyze: 4 of 25 lines used, 21 skipped (lines 1-10, 12, 14-16, 18, 20-25)' <<<"$OUT"
 ok "000: why skipped (the shell loop's command has no table)" grep -qx 'analyze: skipped: 20: text that is no table, command or line of ours (from line 1); 1: a flashbench command line that no table follows (line 23)' <<<"$OUT"
+for m in linear random; do
+	ok "000 as mailed: the cutoff between 16 and 20 ($m), as Arnd reads it" grep -q "^verdict: open AUs ($m): 16 fast, 20 slow; " <<<"$OUT"
+done
 ok "000: a bracket per mode" [ "$(grep -c '^verdict: open AUs (\(linear\|random\)): ' <<<"$OUT")" -eq 2 ]
 
 expect_status 0 "seed 000, one row per line" "$FB" --analyze "$S/000-rows-one-per-line.txt"

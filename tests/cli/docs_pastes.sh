@@ -14,5 +14,5 @@ while IFS= read -r cmd; do
 	[ "$got" = "$want" ] || diff <(echo "$want") <(echo "$got") | head -5
 	n=$((n + 1))
 done < <(grep '^\$ \./flashbench ' "$DOC")
-ok "docs/pastes.md has its three examples ($n)" [ "$n" -eq 3 ]
+ok "docs/pastes.md has its four examples ($n)" [ "$n" -eq 4 ]
 done_testing

@@ -78,7 +78,7 @@ if need gnuplot; then
 	ok "find-open-au: five dash patterns" [ "$(grep -o ' dt [0-9]*' <<<"$plots" | sort -u | wc -l)" -eq 5 ]
 	ok "find-open-au: N=1, 2, 4, 5 labelled together at 16KiB" \
 		grep -q '^set label "N=1, 2, 4, 5" at 16384, 8.04 ' "$TMP/foa.gp"
-	ok "find-open-au: N=6, 8 labelled together at 64KiB" grep -q '^set label "N=6, 8" at 65536, ' "$TMP/foa.gp"
+	ok "find-open-au: N=6, 8 labelled together at 128KiB" grep -q '^set label "N=6, 8" at 131072, ' "$TMP/foa.gp"
 	# sizes as the text prints them, on a log-2 axis, the outer ones drawn
 	ok "find-open-au: the sizes as text (KiB, not kiB)" \
 		grep -qx 'set xtics ("512KiB" 524288, "256KiB" 262144, "128KiB" 131072, "64KiB" 65536, "32KiB" 32768, "16KiB" 16384)' "$TMP/foa.gp"

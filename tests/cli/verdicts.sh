@@ -39,13 +39,13 @@ for k in $(seq 1 20); do
 		[ $mode = random ] && flag=--random spec="sim:open-au=$((k + 2)),open-au-random=$k"
 		expect_status 0 "find-open-au $mode, $k open" "$FB" --find-open-au $flag -e 4M "$spec"
 		ok "$mode, $k open: bracket $k fast, $((k + 1)) slow" \
-			grep -q "^verdict: open AUs ($mode): $k fast, $((k + 1)) slow$" <<<"$OUT"
+			grep -q "^verdict: open AUs ($mode): $k fast, $((k + 1)) slow; per write at " <<<"$OUT"
 		w=$(sed -n 's/^find-open-au: wrote \([^ ]*\) in .*/\1/p' <<<"$OUT")
-		# (a quarter: the upper end of the bracket is probed twice)
+		# (a quarter: the upper end of the bracket is probed twice when its cost is near the threshold)
 		ok "$mode, $k open: wrote $w, at most a quarter of $(full_bytes $k) bytes" \
 			awk -v w="$(to_num "$w")" -v f="$(full_bytes $k)" 'BEGIN { exit !(w > 0 && w * 4 <= f) }'
-		ok "$mode, $k open: the upper end $((k + 1)) probed twice" \
-			[ "$(grep -c "^probe: --open-au-nr=$((k + 1)) " <<<"$OUT")" -eq 2 ]
+		n=$(grep -c "^probe: --open-au-nr=$((k + 1)) " <<<"$OUT")
+		ok "$mode, $k open: the upper end $((k + 1)) probed once or twice" [ "$n" -ge 1 ] && [ "$n" -le 2 ]
 	done
 done
 ok "probes print their lines with the slowest erase block" \
@@ -59,7 +59,7 @@ ok "probes say why: slow" grep -qE '^verdict: [0-9]+ open AUs \((linear|random)\
 # writes its smallest size as fast as --open-au with the same N does.
 spec=sim:erase=3M,open-au=7
 expect_status 0 "find-open-au, 3MiB erase blocks, 7 open" "$FB" --find-open-au -e 3M -b 512 "$spec"
-ok "3MiB, 7 open: bracket 7 fast, 8 slow" grep -q '^verdict: open AUs (linear): 7 fast, 8 slow$' <<<"$OUT"
+ok "3MiB, 7 open: bracket 7 fast, 8 slow" grep -q '^verdict: open AUs (linear): 7 fast, 8 slow; ' <<<"$OUT"
 probes=$(awk '/^probe: / { split($2, a, "="); n = a[2] }
 	/^1.5KiB\t/ && n <= 7 { print n, $2, $4 }' <<<"$OUT")
 ok "3MiB, 7 open: at least 4 probes with N <= 7" [ "$(wc -l <<<"$probes")" -ge 4 ]
@@ -71,31 +71,28 @@ while read -r n rate slowest; do
 		'BEGIN { exit !(r > 0 && p >= 0.8 * r && s >= 0.8 * r) }'
 done <<<"$probes"
 
-# An inconclusive first probe (8 ms per write: small writes are slow, but
-# not garbage collection) does not end the search: it looks on for a slow
-# N, bisects down to the largest N that is not slow, and says why the
-# bracket has no fast lower end.
-expect_status 0 "find-open-au, inconclusive at N=1" "$FB" --find-open-au -e 4M sim:write-lat=8ms,open-au=3
-ok "inconclusive at 1: the probe with 1 erase block is inconclusive" \
-	grep -q '^verdict: 1 open AU (linear): inconclusive: ' <<<"$OUT"
-ok "inconclusive at 1: probes 1, 2, 4 and 3, then 4 again" \
-	[ "$(sed -n 's/^probe: --open-au-nr=\([0-9]*\) .*/\1/p' <<<"$OUT" | tr '\n' ' ')" = "1 2 4 3 4 " ]
-ok "inconclusive at 1: 4 slow, none found fast" grep -q '^verdict: open AUs (linear): 4 slow, none found fast$' <<<"$OUT"
-ok "inconclusive at 1: says the bracket has no fast lower end" grep -q '^find-open-au: no probe was fast (the largest inconclusive: 3 erase blocks), so the bracket has no fast lower end$' <<<"$OUT"
-expect_status 0 "find-open-au, inconclusive up to the end of the device" "$FB" --find-open-au -e 4M \
+# 20 ms of overhead on every write makes the probe with 1 erase block
+# inconclusive alone (the small blocks' rate halves line by line, at a
+# twentieth of an erase-block copy), but every N pays the same: the family
+# of probes reads through it (issue 20) and finds the bracket.
+expect_status 0 "find-open-au, 20ms overhead" "$FB" --find-open-au -e 4M sim:write-lat=20ms,open-au=3
+ok "20ms overhead: the probe with 1 erase block is inconclusive alone" \
+	grep -q '^verdict: 1 open AU (linear): inconclusive: .*merge of the card' <<<"$OUT"
+ok "20ms overhead: 3 fast, 4 slow" grep -q '^verdict: open AUs (linear): 3 fast, 4 slow; ' <<<"$OUT"
+# 8 ms of overhead is command overhead (fast) up to the end of the device.
+expect_status 0 "find-open-au, overhead up to the end of the device" "$FB" --find-open-au -e 4M \
 	sim:size=200M,write-lat=8ms
-ok "inconclusive to the end: probes 1, 2 and 4" \
+ok "to the end: probes 1, 2 and 4" \
 	[ "$(sed -n 's/^probe: --open-au-nr=\([0-9]*\) .*/\1/p' <<<"$OUT" | tr '\n' ' ')" = "1 2 4 " ]
-ok "inconclusive to the end: no conclusive run" grep -q '^verdict: open AUs (linear): no conclusive run$' <<<"$OUT"
-ok "inconclusive to the end: why it stopped" \
+ok "to the end: command overhead" grep -q '^verdict: 4 open AUs (linear): fast: .*command overhead' <<<"$OUT"
+ok "to the end: at least 4 fast" grep -q '^verdict: open AUs (linear): at least 4 fast, none slow; ' <<<"$OUT"
+ok "to the end: why it stopped" \
 	grep -q '^find-open-au: no room on the device for more erase blocks: the bracket above' <<<"$OUT"
-ok "inconclusive to the end: no fast lower end" \
-	grep -q '^find-open-au: no probe was fast (the largest inconclusive: 4 erase blocks), so' <<<"$OUT"
 
 # -a gives the erase size when --erasesize is missing; 6 MiB blocks on the TLC preset
 expect_status 0 "-a --find-open-au on sim:tlc" "$FB" -a --find-open-au sim:tlc
 ok "tlc: probes use the 6MiB verdict" grep -q '^probe: --open-au-nr=1 --erasesize=6MiB$' <<<"$OUT"
-ok "tlc: 4 fast, 5 slow" grep -q '^verdict: open AUs (linear): 4 fast, 5 slow$' <<<"$OUT"
+ok "tlc: 4 fast, 5 slow" grep -q '^verdict: open AUs (linear): 4 fast, 5 slow; ' <<<"$OUT"
 expect_status 2 "--find-open-au without --erasesize or -a" "$FB" --find-open-au sim:
 ok "usage error names the option" grep -q -- '--find-open-au: needs --erasesize' <<<"$ERR"
 expect_status 1 "-a --find-open-au without a clear erase block" "$FB" -a --find-open-au -b 1M -c 1 \
@@ -103,7 +100,7 @@ expect_status 1 "-a --find-open-au without a clear erase block" "$FB" -a --find-
 
 # limits: the bracket found so far
 expect_status 0 "--max-write" "$FB" --find-open-au -e 4M --max-write=40M sim:
-ok "--max-write: the bracket so far" grep -q '^verdict: open AUs (linear): 4 fast, 8 inconclusive, none slow$' <<<"$OUT"
+ok "--max-write: the bracket so far" grep -q '^verdict: open AUs (linear): 4 fast, 8 slow; ' <<<"$OUT"
 ok "--max-write: says why it ended" grep -q '^find-open-au: --max-write reached: the bracket above is what was found so far$' <<<"$OUT"
 w=$(sed -n 's/^find-open-au: wrote \([^ ]*\) in .*/\1/p' <<<"$OUT")
 ok "--max-write: wrote $w, at most 40MiB" awk -v w="$(to_num "$w")" 'BEGIN { exit !(w <= 40 * 1048576) }'

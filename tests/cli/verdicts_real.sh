@@ -60,7 +60,7 @@ done
 # ---- --find-open-au on the SSD: its write cache runs out during the search,
 # which slows every size alike; that is no closed erase block.
 expect_status 0 "find-open-au -e 16M sim:ssd" "$FB" --find-open-au -e 16M sim:ssd
-ok "ssd: 64 fast, 65 slow" grep -q '^verdict: open AUs (linear): 64 fast, 65 slow$' <<<"$OUT"
+ok "ssd: 64 fast, 65 slow" grep -q '^verdict: open AUs (linear): 64 fast, 65 slow; ' <<<"$OUT"
 
 # ---- a noisy simulated card (the noise of real tables): still right
 spec=erase-cross=150us,read-var=20,cross-var=40,post-slow=6,jitter=3,stalls=0.0005,stall-time=2ms,seed=3

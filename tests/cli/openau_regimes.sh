@@ -1,0 +1,103 @@
+#!/bin/bash
+# Issue 20: the open-AU verdicts on the card's own numbers -- a collection
+# costs of the order of copying an erase block at the card's write rate;
+# command overhead, writes below the page and a merge regime are named
+# for what they are -- on the seed thread, the published runs, fakecard
+# logstick and its variants (real loop devices), and the simulated card's
+# keys for them; --find-open-au and --analyze of its output agree; the
+# search's wear; docs/openau.md shows this build's output.
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$TESTS_DIR/.." && pwd)
+F=$TESTS_DIR/fixtures
+
+# ---- seed 000, one row per line: the cutoff between 16 and 20, both modes
+expect_status 0 "seed 000" "$FB" --analyze "$F/seeds/000-usb-stick-rows.txt"
+for mode in linear random; do
+	ok "seed: $mode 16 fast, 20 slow" grep -q "^verdict: open AUs ($mode): 16 fast, 20 slow; a merge regime from 16 " <<<"$OUT"
+done
+ok "seed: the evidence, per N and the copy" grep -q '^verdict: open AUs (linear): .*; per write at 16KiB: 1: 895µs, 16: 34.8ms, 20: 548ms; an erase-block copy 381ms (8MiB at 22M/s)$' <<<"$OUT"
+ok "seed: every other line slow: the erase block given is half the card's" \
+	grep -q '^verdict: 1 open AU (linear): .*every other line is slow (22M/s, 5.99M/s, 21.2M/s, 5.98M/s, .*: the erase block is likely twice the 4MiB given$' <<<"$OUT"
+ok "seed: ...and the family says 8MiB" grep -q 'alternates fast and slow lines: the erase block is likely 8MiB, twice the size given$' <<<"$OUT"
+ok "seed: two erase sizes given" grep -q '^open AUs: the runs were given two erase sizes, 4MiB (linear) and 8MiB (random)$' <<<"$OUT"
+ok "seed: 20 is a collection" grep -q '^verdict: 20 open AUs (linear): slow: .*of the order of an erase-block copy' <<<"$OUT"
+
+# ---- the published open-au series: their truth, and nothing inconclusive
+# where a write costs a tenth of a copy or less (all of these)
+for f in "$F"/realruns/*openau*.txt; do
+	name=$(basename "$f")
+	"$FB" --analyze "$f" >"$TMP/out" 2>/dev/null
+	ok "$name: no inconclusive verdict" not grep -q '^verdict: .*inconclusive' "$TMP/out"
+done
+for f in 012-sandisk-su04g-4gb-wirenboard1 015-sandisk-sl08g-8gb-wirenboard27; do
+	"$FB" --analyze "$F/realruns/$f-openau.txt" >"$TMP/out" 2>/dev/null
+	ok "$f: at least 7 fast, both modes" [ "$(grep -c '^verdict: open AUs (\(linear\|random\)): at least 7 fast, none slow; per write at 4KiB: ' "$TMP/out")" -eq 2 ]
+done
+
+# ---- fakecard logstick and variants (real loop devices, a loaded host)
+expect_status 0 "logstick find-open-au" "$FB" --analyze "$F/fakecard/020-logstick-findau.txt"
+ok "logstick: 12 fast, 13 slow, the merge from 5" grep -q '^verdict: open AUs (linear): 12 fast, 13 slow; a merge regime from 5 ' <<<"$OUT"
+expect_status 0 "logstick -O N=1..16" "$FB" --analyze "$F/fakecard/020-logstick-openau.txt"
+ok "logstick -O: 12 fast, 13 slow, the merge from 5" grep -q '^verdict: open AUs (linear): 12 fast, 13 slow; a merge regime from 5 ' <<<"$OUT"
+ok "logstick -O: 13 alone is a collection" grep -q '^verdict: 13 open AUs (linear): slow: .*garbage collection$' <<<"$OUT"
+expect_status 0 "logstick -b 4K" "$FB" --analyze "$F/fakecard/020-logstick-subpage.txt"
+ok "logstick: the page 16KiB" grep -q '^verdict: 1 open AU (linear): fast: .*writes below 16KiB cost .* the page is 16KiB?)$' <<<"$OUT"
+expect_status 0 "L=2, K=8, jitter" "$FB" --analyze "$F/fakecard/021-logstick-l2k8-jitter10-findau.txt"
+ok "L=2, K=8: 8 fast, 9 slow, the merge from 3" grep -q '^verdict: open AUs (linear): 8 fast, 9 slow; a merge regime from 3 ' <<<"$OUT"
+expect_status 0 "L=3, K=10, 8K pages" "$FB" --analyze "$F/fakecard/022-logstick-l3k10-page8k-findau.txt"
+ok "L=3, K=10: 10 fast, 11 slow" grep -q '^verdict: open AUs (linear): 10 fast, 11 slow; ' <<<"$OUT"
+expect_status 0 "8K pages, -b 2K" "$FB" --analyze "$F/fakecard/022-logstick-l3k10-page8k-subpage.txt"
+ok "L=3, K=10: the page 8KiB" grep -q 'the page is 8KiB?)$' <<<"$OUT"
+
+# ---- the simulated card's keys (all off by default: the presets unchanged)
+ok "--list-sims: the keys, off" grep -q 'log-aus=0,log-merge=0,subpage-write=0,cmd-overhead=0' < <("$FB" --list-sims)
+rate16() { sed -n 's/^16KiB\t\(.*\)$/\1/p' <<<"$OUT"; }
+expect_status 0 "-O 3, no merge" "$FB" -O --open-au-nr=3 sim:
+plain=$(rate16)
+expect_status 0 "-O 3, a 10ms merge above 2" "$FB" -O --open-au-nr=3 sim:log-aus=2,log-merge=10ms
+ok "log-merge slows 3 erase blocks ($plain -> $(rate16))" \
+	awk -v a="$(to_num "$(rate16)")" -v b="$(to_num "$plain")" 'BEGIN { exit !(a > 0 && a * 2 < b) }'
+expect_status 0 "-O 2, a 10ms merge above 2" "$FB" -O --open-au-nr=2 sim:log-aus=2,log-merge=10ms
+ok "log-aus=2: 2 erase blocks at full speed" [ "$(rate16)" = "$plain" ]
+expect_status 0 "-O 6 in the merge regime" "$FB" -O --open-au-nr=6 -b 64K sim:log-aus=2,log-merge=20ms,open-au=8
+ok "merge: not stopped as a collection" not grep -q '^stopped' <<<"$OUT"
+ok "merge: every size measured" [ "$(grep -c $'\t' <<<"$OUT")" -eq 7 ]
+ok "merge: not slow" grep -q '^verdict: 6 open AUs (linear): fast: .*a cost of its own on every write' <<<"$OUT"
+expect_status 0 "find-open-au, three regimes" "$FB" --find-open-au -e 4M sim:log-aus=2,log-merge=20ms,open-au=8
+ok "three regimes: 8 fast, 9 slow, the merge from 3" grep -q '^verdict: open AUs (linear): 8 fast, 9 slow; a merge regime from 3 ' <<<"$OUT"
+"$FB" --find-open-au -e 4M sim:log-aus=2,log-merge=20ms,open-au=8 >"$TMP/live" 2>/dev/null
+"$FB" --analyze "$TMP/live" >"$TMP/an" 2>/dev/null
+ok "three regimes: --analyze says what the search said" [ "$(grep '^verdict: ' "$TMP/live")" = "$(grep '^verdict: ' "$TMP/an")" ]
+expect_status 0 "-O 1 -b 4K, sub-page writes" "$FB" -O --open-au-nr=1 -b 4K sim:subpage-write=2ms
+ok "subpage-write: the page 16KiB" grep -q 'writes below 16KiB cost 1.99ms more (a read-modify-write of a partial page: the page is 16KiB?)$' <<<"$OUT"
+expect_status 0 "-O 1 -b 4K, without" "$FB" -O --open-au-nr=1 -b 4K sim:
+ok "no subpage-write: no page named" not grep -q 'the page is' <<<"$OUT"
+expect_status 0 "-O 1, 3ms command overhead" "$FB" -O --open-au-nr=1 sim:cmd-overhead=3ms
+ok "cmd-overhead: command overhead, fast" grep -q '^verdict: 1 open AU (linear): fast: 16KiB at .*a write costs 5.06ms, 3.39ms beyond its transfer.*: command overhead$' <<<"$OUT"
+
+# ---- wear: at most a fifth of -O at N = 1..K+1 (its lines from the erase
+# size down to 16 KiB) on the fakecard profiles' parameters, linear
+wear() {	# name spec erase-MiB K
+	local out w lines=0 s=$(($3 * 1024))
+	out=$("$FB" --find-open-au -e "$3M" "sim:$2" 2>/dev/null)
+	while [ "$s" -ge 16 ]; do lines=$((lines + 1)); [ $((s % 2)) -eq 1 ] && break; s=$((s / 2)); done
+	w=$(sed -n 's/^find-open-au: wrote \([^ ]*\) in .*/\1/p' <<<"$out")
+	ok "$1: $4 fast, $(($4 + 1)) slow" grep -q "^verdict: open AUs (linear): $4 fast, $(($4 + 1)) slow" <<<"$out"
+	ok "$1: wrote $w, at most a fifth of $((($4 + 1) * ($4 + 2) / 2 * $3 * lines))MiB" \
+		awk -v w="$(to_num "$w")" -v m="$((($4 + 1) * ($4 + 2) / 2 * $3 * lines))" 'BEGIN { exit !(w > 0 && w * 5 <= m * 1048576) }'
+}
+wear sd4m size=1G,erase=4M,page=16K,write-lat=300us,write-bw=20M,copy-bw=400M,erase-time=1ms,open-au=5,open-au-random=3 4 5
+wear tlc3m size=768M,erase=3M,page=16K,write-lat=300us,write-bw=20M,copy-bw=400M,erase-time=1ms,open-au=4,open-au-random=2 3 4
+wear fat4 size=512M,erase=2M,page=16K,write-lat=300us,write-bw=20M,copy-bw=400M,erase-time=1ms,open-au=3,open-au-random=0,fat-aus=4 2 3
+wear logstick size=1G,erase=4M,page=16K,write-lat=200us,write-bw=100M,copy-bw=100M,erase-time=1ms,open-au=12,open-au-random=12,log-aus=4,log-merge=4ms,subpage-write=2ms 4 12
+
+# ---- docs/openau.md: every example is this build's output
+n=0
+while IFS= read -r cmd; do
+	want=$(awk -v c="$cmd" '$0 == c { on = 1; next } on && (/^\$ / || /^```/) { exit } on' "$ROOT/docs/openau.md")
+	got=$(cd "$ROOT" && bash -c "${cmd#\$ }" 2>/dev/null)
+	ok "docs/openau.md: '${cmd#\$ }' prints what it shows" [ "$got" = "$want" ]
+	n=$((n + 1))
+done < <(grep '^\$ \./flashbench ' "$ROOT/docs/openau.md")
+ok "docs/openau.md: its examples ($n)" [ "$n" -ge 6 ]
+done_testing
