@@ -132,11 +132,15 @@ int preserve_restore_file(const char *file, const char *device)
 
 	/* In use, or on what it overwrites? Refused before even looking at the backup. */
 	if (r == FB_OK)
+		r = safety_check_stderr(&paths);
+	if (r == FB_OK)
 		r = safety_check_run(&paths);
 	if (r == FB_OK)
 		r = backup_open(file, &p);
 	if (r == FB_OK)
 		r = open_for_restore(device, &t);
+	if (r == FB_OK)
+		r = safety_check_opened(&paths, target_data_fd(t));
 	if (r == FB_OK)
 		r = backup_match(p, t, device);
 	if (r == FB_OK && strcmp(p->device, device) != 0) {
