@@ -76,7 +76,7 @@ static void paths_of(struct fb_opts *o, struct run_paths *p)
 			p->logs[n++] = (*t)->out_file(o);
 }
 
-/* Read-write (and exclusive) only when a selected test writes: check_paths() came first. */
+/* Read-write (and exclusive) only when a selected test writes: safety_check_run() came first. */
 static int open_target(const struct fb_opts *o, struct target **t)
 {
 	bool writes = fb_tests_write(o);

@@ -128,11 +128,12 @@ int preserve_restore_file(const char *file, const char *device)
 	struct run_paths paths = { .device = device, .writes = true, .restore = file };
 	struct preserve *p = NULL;
 	struct target *t = NULL;
-	int r = strncmp(device, "sim:", 4) == 0 ? sim_image_ok(device) : FB_OK;
+	/* Before a word is said: standard error must not be the device. */
+	int r = safety_check_stderr(&paths);
 
+	if (r == FB_OK && strncmp(device, "sim:", 4) == 0)
+		r = sim_image_ok(device);
 	/* In use, or on what it overwrites? Refused before even looking at the backup. */
-	if (r == FB_OK)
-		r = safety_check_stderr(&paths);
 	if (r == FB_OK)
 		r = safety_check_run(&paths);
 	if (r == FB_OK)

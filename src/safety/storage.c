@@ -200,6 +200,8 @@ static void loop_backing(struct loop_dev *ld)
 	struct stat st;
 	int fd;
 
+	/* (Zeroed: valgrind does not know what this ioctl fills in.) */
+	memset(&info, 0, sizeof(info));
 	snprintf(node, sizeof(node), "/dev/%s", ld->kname);
 	fd = stat(node, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == ld->rdev ?
 	     open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
