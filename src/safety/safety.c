@@ -407,6 +407,19 @@ static int stderr_hits(const struct output *e, const struct run_paths *p, char *
 	return hit;
 }
 
+/* Standard error was a block device, and was moved away by safety_guard_stderr(). */
+static bool stderr_was_block;
+
+void safety_guard_stderr(void)
+{
+	struct stat st;
+
+	if (fstat(STDERR_FILENO, &st) == 0 && S_ISBLK(st.st_mode)) {
+		move_stderr();
+		stderr_was_block = true;
+	}
+}
+
 int safety_check_stderr(const struct run_paths *p)
 {
 	struct output e;
@@ -414,7 +427,7 @@ int safety_check_stderr(const struct run_paths *p)
 	int r = output_std(&e, STDERR_FILENO, "standard error");
 
 	what[0] = '\0';
-	if (r == FB_OK && e.st.n && e.st.it[0].kind == STOR_BLOCK)
+	if (stderr_was_block || (r == FB_OK && e.st.n && e.st.it[0].kind == STOR_BLOCK))
 		snprintf(what, sizeof(what), "a block device");
 	else if (r == FB_OK && e.st.n)
 		stderr_hits(&e, p, what, sizeof(what));

@@ -40,6 +40,13 @@ struct run_paths {
 int safety_check_stderr(const struct run_paths *p);
 
 /*
+ * Before anything, in every mode: a standard error on a block device
+ * (2>/dev/sdd) gets not one byte, not even a usage error; it is moved
+ * as above, and safety_check_stderr() refuses the run.
+ */
+void safety_guard_stderr(void);
+
+/*
  * The rule, for a whole run, by the names given, before anything is
  * opened for writing, created or emptied: DEVICE (when written) not in
  * use; the backup placeable; the --restore input not on DEVICE; --out

@@ -361,7 +361,10 @@ pair "standard error on a loop device of the sim: image" 2 "2>>$LH" $S24 "sim:si
 ok "standard error on a block device: said on standard output" \
 	bash -c "'$FB' -a --count=1 sim: 2>>'$LH' | grep -q 'standard error: is a block device'"
 ok "... the device unchanged" [ "$(hsum)" = "$h0" ]
-pair "--restore with standard error on the device" 2 "2>>$H" --restore="$TMP/f.bk.keep" "$LH"
+pair "--restore with standard error on the device's image" 2 "2>>$H" --restore="$TMP/f.bk.keep" "$LH"
+pair "--restore with standard error on the device" 2 "2>>$LH" --restore="$TMP/f.bk.keep" "$LH"
+pair "a usage error with standard error on the device" 2 "2>>$LH" -O --no-such-option "$LH"
+pair "--analyze with standard error on a block device" 2 "2>>$LH" --analyze=/no/such/file
 
 # Issue 24, 4: a simulated card's image on a block device another process holds (O_EXCL).
 if command -v python3 >/dev/null; then
