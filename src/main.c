@@ -11,6 +11,7 @@
 #include "analyze_cmd.h"
 #include "compare_cmd.h"
 #include "safety/preserve.h"
+#include "safety/safety.h"
 #include "run.h"
 #include "sim/sim_spec.h"
 
@@ -25,6 +26,7 @@ int main(int argc, char **argv)
 {
 	struct fb_opts o;
 
+	safety_guard_stderr();
 	switch (cli_parse(argc, argv, &o, usage_msg, sizeof(usage_msg))) {
 	case FB_OK:
 		break;

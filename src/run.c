@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "core/engine.h"
@@ -11,7 +10,6 @@
 #include "safety/preserve.h"
 #include "core/out.h"
 #include "run.h"
-#include "safety/runlock.h"
 #include "safety/safety.h"
 #include "modules/test.h"
 #include "core/units.h"
@@ -57,31 +55,28 @@ static void print_verbose(const struct fb_opts *o, const struct target *t)
 }
 
 /*
- * Every path the run writes, resolved to its storage, checked against
- * what must stay untouched and locked (safety.h), before anything is
- * opened for writing, created or truncated.
+ * Every path the run names, as safety.h takes them: DEVICE, --out, each
+ * test's own results file (--log), the backup (its default name chosen
+ * here, once).
  */
-static int check_paths(struct fb_opts *o)
+static void paths_of(struct fb_opts *o, struct run_paths *p)
 {
 	static char name[256];
 	bool writes = fb_tests_write(o);
-	struct run_paths p = { .device = o->device, .writes = writes, .out = o->out };
-	int r;
+	size_t n = 0;
 
 	if (writes && o->preserve && !o->backup) {
 		preserve_default_name(o->device, name, sizeof(name));
 		o->backup = name;
 	}
-	p.backup = writes && o->preserve ? o->backup : NULL;
-	r = safety_check_run(&p);
-	/* a test's own results file (--log) is held to the rule of --out */
-	for (const struct fb_test *const *t = fb_tests; *t && r == FB_OK; t++)
+	*p = (struct run_paths){ .device = o->device, .writes = writes, .out = o->out,
+				 .backup = writes && o->preserve ? o->backup : NULL };
+	for (const struct fb_test *const *t = fb_tests; *t && n < RUN_LOGS; t++)
 		if (fb_test_selected(o, *t) && (*t)->out_file && (*t)->out_file(o))
-			r = safety_check_output((*t)->out_file(o), o->device);
-	return r;
+			p->logs[n++] = (*t)->out_file(o);
 }
 
-/* Read-write (and exclusive) only when a selected test writes: check_paths() came first. */
+/* Read-write (and exclusive) only when a selected test writes: safety_check_run() came first. */
 static int open_target(const struct fb_opts *o, struct target **t)
 {
 	bool writes = fb_tests_write(o);
@@ -139,22 +134,30 @@ static void put_head(const struct fb_opts *o, const struct target *t)
 				put_param(x, o);
 }
 
-/* Create or empty --out (a new one is locked at once, an existing one already is). */
-static int open_out(const struct fb_opts *o, const struct target *t)
+/*
+ * Every check passed: --out (or standard output) and each --log created
+ * or emptied now, through the descriptors the checks saw (safety.h); the
+ * results held so far (held: a test measured first) written there.
+ */
+static int open_outputs(const struct fb_opts *o, const struct target *t, bool held)
 {
-	struct stat st;
-	bool fresh = o->out && stat(o->out, &st) < 0;
-	int r;
+	int fd = -1, r = FB_OK;
 
-	if (out_open(o->out, (enum out_format)o->format) < 0) {
+	if (o->out)
+		r = safety_commit_output(o->out, &fd);
+	if (r == FB_OK && held && out_unhold(fd) < 0)
+		r = FB_EDEV;	/* (said by the output layer) */
+	if (r == FB_OK && !held && out_open_fd(fd, o->out, (enum out_format)o->format) < 0) {
 		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
-		return FB_EUSAGE;
+		r = FB_EUSAGE;
 	}
-	snprintf(msg, sizeof(msg), "--out=%s", o->out);
-	if (fresh && (r = runlock_fd(out_fileno(), msg, o->out)) != FB_OK)
-		return r;
-	put_head(o, t);
-	return FB_OK;
+	if (r == FB_OK && !held)
+		put_head(o, t);
+	for (const struct fb_test *const *p = fb_tests; *p && r == FB_OK; p++)
+		if (fb_test_selected(o, *p) && (*p)->out_file && (*p)->out_file(o) && (*p)->out_fd &&
+		    (r = safety_commit_output((*p)->out_file(o), &fd)) == FB_OK)
+			(*p)->out_fd(fd);
+	return r;
 }
 
 static bool test_uses(const struct fb_test *w, const char *name)
@@ -284,9 +287,10 @@ static int prepare_tests(struct fb_opts *o, struct target *t)
 
 /*
  * The last steps before the tests: the regions announced, the guard armed
- * and the backup made (--preserve), then --out created (a run refused on
- * the way creates nothing), then --precondition. Only a test that measures first (--find-open-au
- * without --erasesize runs -a) has --out opened before, for its table;
+ * and the backup made (--preserve), then --out and --log created or
+ * emptied (a run refused on the way creates, grows and empties nothing),
+ * then --precondition. A test that measures first (--find-open-au
+ * without --erasesize runs -a) has its table held in memory until then;
  * *measured says it did, so that an interrupt there is reported.
  */
 static int prepare(struct fb_opts *o, struct target *t, struct preserve **saved, bool *measured)
@@ -298,19 +302,23 @@ static int prepare(struct fb_opts *o, struct target *t, struct preserve **saved,
 
 	eng_signals();
 	*measured = false;
-	if (early && (st = open_out(o, t)) == FB_OK) {
-		st = prepare_tests(o, t);
-		*measured = true;
-	} else if (st == FB_OK) {
-		st = prepare_tests(o, t);
+	if (early && out_hold(o->out, (enum out_format)o->format) < 0) {
+		fprintf(stderr, "flashbench: %s\n", strerror(errno));
+		return FB_EDEV;
 	}
+	if (early)
+		put_head(o, t);
+	st = prepare_tests(o, t);
+	*measured = early;
 	if (st == FB_OK)
 		st = run_regions(o, o->device, t->size, &r, &n);
 	if (st == FB_OK)
 		st = preserve_begin(o, t, r, n, saved);
-	if (st == FB_OK && !early && (st = open_out(o, t)) != FB_OK) {
+	if (st == FB_OK && (st = open_outputs(o, t, early)) != FB_OK) {
 		preserve_discard(*saved);
 		*saved = NULL;
+	} else if (st != FB_OK && early && st != FB_EUSAGE && st != FB_ESAFETY) {
+		open_outputs(o, t, true);	/* what was measured before the failure or signal */
 	}
 	/* The regions discarded or filled once, after the backup, before the tests. */
 	if (st == FB_OK)
@@ -362,11 +370,16 @@ static int run_tests(const struct fb_opts *o, struct target *t, int r)
 
 int fb_run(struct fb_opts *o)
 {
+	struct run_paths paths;
 	struct preserve *saved = NULL;
 	struct target *t;
 	bool measured;
 	int r;
 
+	paths_of(o, &paths);
+	/* Before a word is said: standard error must not be the device. */
+	if ((r = safety_check_stderr(&paths)) != FB_OK)
+		return r;
 	/* Before any check that may refuse it: a report is not read-only. */
 	if (o->report)
 		fprintf(stderr, "flashbench: --report runs --find-open-au, which writes to %s and "
@@ -374,10 +387,15 @@ int fb_run(struct fb_opts *o)
 			"write test applies%s\n", o->device,
 			o->preserve ? "" : " (--preserve puts the data back)");
 	vf_reset();	/* the verdicts of this run only (the tests read them: facts.h) */
-	if ((r = check_paths(o)) != FB_OK)
+	if ((r = safety_check_run(&paths)) != FB_OK)
 		return r;
 	if ((r = open_target(o, &t)) != FB_OK)
 		return r;
+	/* What was opened is what was checked (a symlink swapped meanwhile is refused). */
+	if ((r = safety_check_opened(&paths, target_data_fd(t))) != FB_OK) {
+		target_close(t);
+		return r;
+	}
 	/* FB_EUSAGE, or FB_ESAFETY from a test's claim (the readahead's lock) */
 	if ((r = cli_check_geometry(o, t, msg, sizeof(msg))) != FB_OK) {
 		fprintf(stderr, "flashbench: %s\n", msg);

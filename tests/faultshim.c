@@ -21,11 +21,19 @@
  *   FB_DELAY_US=N          every pread() and pwrite() takes N microseconds
  *                          longer: a slow card, so that a short test runs
  *                          long enough in wall time to show its progress line
+ *   FB_SWAP_AT_OPEN=PATH   at the first open() of PATH, rename(FB_SWAP_FROM,
+ *                          PATH) just before it: a symlink flipped between
+ *                          the safety check (which only looks) and the open,
+ *                          the race of issue 24 made deterministic
  *
  * The backup file of --preserve is written with write(), not pwrite(),
  * so the pwrite faults never hit it. Built by the Makefile as tests/faultshim.so.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -115,4 +123,45 @@ ssize_t pread(int fd, void *buf, size_t len, off_t off)
 ssize_t pread64(int fd, void *buf, size_t len, off_t off)
 {
 	return pread(fd, buf, len, off);
+}
+
+/* The swap of FB_SWAP_AT_OPEN, once. */
+static void maybe_swap(const char *path)
+{
+	static int done;
+	const char *at = getenv("FB_SWAP_AT_OPEN"), *from = getenv("FB_SWAP_FROM");
+
+	if (!done && at && from && path && strcmp(path, at) == 0) {
+		done = 1;
+		rename(from, at);
+	}
+}
+
+static int open_mode(int flags, va_list ap)
+{
+	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = open_mode(flags, ap);
+	va_end(ap);
+	maybe_swap(path);
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	int mode;
+
+	va_start(ap, flags);
+	mode = open_mode(flags, ap);
+	va_end(ap);
+	maybe_swap(path);
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
 }

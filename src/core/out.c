@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,7 +41,13 @@ int out_parse_format(const char *s, enum out_format *fmt)
 	return 0;
 }
 
-int out_open(const char *path, enum out_format fmt)
+static void out_failed(int e, const char *then);
+
+/* Results held in memory (out_hold) until out_unhold(). */
+static char *held_buf;
+static size_t held_len;
+
+static int open_on(FILE *f, const char *name, enum out_format fmt)
 {
 	static const struct out_renderer *const r[] = {
 		[OUT_TEXT] = &out_text_renderer,
@@ -48,19 +55,67 @@ int out_open(const char *path, enum out_format fmt)
 		[OUT_CSV] = &out_csv_renderer,
 		[OUT_REPORT] = &out_report_renderer,
 	};
+
+	memset(&st, 0, sizeof(st));
+	st.f = f;
+	st.r = r[fmt];
+	st.tty = -1;
+	first_error = 0;
+	out_name = name;
+	return 0;
+}
+
+int out_open(const char *path, enum out_format fmt)
+{
 	FILE *f = stdout;
 
 	if ((unsigned)fmt > OUT_REPORT)
 		return -EINVAL;
 	if (path && !(f = fopen(path, "w")))
 		return -errno;
-	memset(&st, 0, sizeof(st));
-	st.f = f;
-	st.r = r[fmt];
+	return open_on(f, path, fmt);
+}
+
+int out_open_fd(int fd, const char *name, enum out_format fmt)
+{
+	FILE *f = stdout;
+
+	if ((unsigned)fmt > OUT_REPORT)
+		return -EINVAL;
+	if (fd >= 0 && !(f = fdopen(fd, "w")))
+		return -errno;
+	return open_on(f, name, fmt);
+}
+
+int out_hold(const char *name, enum out_format fmt)
+{
+	FILE *f;
+
+	if ((unsigned)fmt > OUT_REPORT)
+		return -EINVAL;
+	if (!(f = open_memstream(&held_buf, &held_len)))
+		return -errno;
+	return open_on(f, name, fmt);
+}
+
+int out_unhold(int fd)
+{
+	FILE *to = fd >= 0 ? fdopen(fd, "w") : stdout;
+	int e = 0;
+
+	if (!to)
+		return -errno;
+	if (fflush(st.f) != 0 || fwrite(held_buf, 1, held_len, to) != held_len)
+		e = errno ? errno : EIO;
+	fclose(st.f);
+	free(held_buf);
+	held_buf = NULL;
+	held_len = 0;
+	st.f = to;
 	st.tty = -1;
-	first_error = 0;
-	out_name = path;
-	return 0;
+	if (e)
+		out_failed(e, "");
+	return -e;
 }
 
 int out_fileno(void)
@@ -282,6 +337,10 @@ int out_close(int exit_status, const char *status, const char *reason)
 	errno = 0;
 	if (f != stdout && fclose(f) != 0)
 		out_failed(errno, "");
+	/* Held and never let out: a run refused after all leaves nothing. */
+	free(held_buf);
+	held_buf = NULL;
+	held_len = 0;
 	e = first_error;
 	out_name = NULL;
 	memset(&st, 0, sizeof(st));

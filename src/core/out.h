@@ -73,6 +73,16 @@ struct out_verdict {
  * renderer. 0 or -errno (nothing is created when the format is bad).
  */
 int out_open(const char *path, enum out_format fmt);
+/* The same on an open descriptor (name for messages; fd -1: standard output). */
+int out_open_fd(int fd, const char *name, enum out_format fmt);
+/*
+ * Results held in memory, written nowhere yet: a run that may still be
+ * refused (a test measured first) creates, grows and empties nothing.
+ * out_unhold() writes what was held to fd (-1: standard output) and goes
+ * on there; out_close() without it drops what was held.
+ */
+int out_hold(const char *name, enum out_format fmt);
+int out_unhold(int fd);
 /* Parse "text", "json", "csv"; -1 for anything else. */
 int out_parse_format(const char *s, enum out_format *fmt);
 enum out_format out_format(void);

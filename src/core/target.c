@@ -17,3 +17,8 @@ void target_close(struct target *t)
 	if (t)
 		t->ops->close(t);
 }
+
+int target_data_fd(struct target *t)
+{
+	return t->ops->data_fd ? t->ops->data_fd(t) : t->fd;
+}

@@ -68,6 +68,9 @@ struct target_ops {
 	/* Print counters (bytes read/written, garbage collections) for -v. May be NULL. */
 	void (*stats)(struct target *t, FILE *f);
 	void (*close)(struct target *t);
+	/* The descriptor the data is written through, for the safety check of
+	 * what was opened (-1: none, or not yet). NULL: t->fd. */
+	int (*data_fd)(struct target *t);
 	/*
 	 * Queued requests. qopen makes room for depth outstanding ones with
 	 * engine kind (the simulated card takes any kind and serves them
@@ -122,6 +125,8 @@ struct target {
  */
 int target_open(const char *path, int flags, struct target **out, char *err, size_t errlen);
 void target_close(struct target *t);
+/* The descriptor t's data goes through (see target_ops.data_fd). */
+int target_data_fd(struct target *t);
 
 static inline int target_read(struct target *t, void *buf, size_t len, uint64_t off, uint64_t *ns)
 {

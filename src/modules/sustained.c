@@ -300,11 +300,20 @@ static void summary(const struct sus_run *s)
 
 /* ---- the run */
 
+/* --log as the run opened it (checked and locked there); -1: not handed over. */
+static int log_fd = -1;
+
+static void sus_out_fd(int fd)
+{
+	log_fd = fd;
+}
+
 static int open_log(struct sus_run *s)
 {
 	if (!sus_opts.log)
 		return FB_OK;
-	s->log = fopen(sus_opts.log, "w");
+	s->log = log_fd >= 0 ? fdopen(log_fd, "w") : fopen(sus_opts.log, "w");
+	log_fd = -1;
 	if (s->log)
 		return FB_OK;
 	fprintf(stderr, "flashbench: --log=%s: %s\n", sus_opts.log, strerror(errno));
@@ -548,6 +557,7 @@ const struct fb_test test_sustained = {
 	.check = sus_check,
 	.check_target = sus_check_target,
 	.out_file = sus_out_file,
+	.out_fd = sus_out_fd,
 	.open_flags = sus_open_flags,
 	.regions = sus_regions,
 	.run = sus_run,

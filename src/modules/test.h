@@ -85,6 +85,9 @@ struct fb_test {
 			    size_t len);
 	/* a results file of its own (--log), checked as --out is before the run (NULL: none) */
 	const char *(*out_file)(const struct fb_opts *o);
+	/* that file, checked, created or emptied and locked by the run: the test
+	 * writes through this descriptor (and closes it), never by the name */
+	void (*out_fd)(int fd);
 	/* extra target_open() flags (TGT_SYNC) it needs (NULL: none) */
 	unsigned (*open_flags)(const struct fb_opts *o);
 	/*

@@ -128,8 +128,11 @@ int preserve_restore_file(const char *file, const char *device)
 	struct run_paths paths = { .device = device, .writes = true, .restore = file };
 	struct preserve *p = NULL;
 	struct target *t = NULL;
-	int r = strncmp(device, "sim:", 4) == 0 ? sim_image_ok(device) : FB_OK;
+	/* Before a word is said: standard error must not be the device. */
+	int r = safety_check_stderr(&paths);
 
+	if (r == FB_OK && strncmp(device, "sim:", 4) == 0)
+		r = sim_image_ok(device);
 	/* In use, or on what it overwrites? Refused before even looking at the backup. */
 	if (r == FB_OK)
 		r = safety_check_run(&paths);
@@ -137,6 +140,8 @@ int preserve_restore_file(const char *file, const char *device)
 		r = backup_open(file, &p);
 	if (r == FB_OK)
 		r = open_for_restore(device, &t);
+	if (r == FB_OK)
+		r = safety_check_opened(&paths, target_data_fd(t));
 	if (r == FB_OK)
 		r = backup_match(p, t, device);
 	if (r == FB_OK && strcmp(p->device, device) != 0) {

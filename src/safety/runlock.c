@@ -149,6 +149,13 @@ static int lock_node(const struct stor_item *x, bool *wr)
 		*wr = false;	/* read-only: nobody writes it; a read lock still meets a writer's */
 		fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	}
+	/* What was opened, not what the name led to a moment before: locks are the inode's. */
+	if (fd >= 0 && (fstat(fd, &st) < 0 ||
+			(x->kind == STOR_BLOCK ? st.st_rdev != x->disk :
+			 st.st_dev != x->dev || st.st_ino != x->ino))) {
+		close(fd);
+		fd = -1;
+	}
 	return fd;
 }
 

@@ -1,5 +1,6 @@
 /* The one rule of data safety: see safety.h. */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -14,6 +15,7 @@
 #include "core/sysfs.h"
 #include "core/mountinfo.h"
 #include "core/opts.h"
+#include "safety/outputs.h"
 #include "safety/runlock.h"
 #include "safety/safety.h"
 #include "sim/sim_spec.h"
@@ -205,77 +207,78 @@ static int out_overlaps(const char *label, const struct storage *o, const struct
 	return FB_EUSAGE;
 }
 
-/*
- * A new file in /dev (not /dev/shm): a device name mistyped, or a device
- * that went away (a partition node removed with its loop device). Created,
- * it would sit in RAM and be taken for the device by the next run.
- */
-static bool new_file_in_dev(const char *out)
-{
-	char dir[PATH_MAX], real[PATH_MAX];
-	char *slash;
+/* The files of this run's results (outputs.h): --out or standard output, each --log. */
+static struct output outs[RUN_LOGS + 1];
+static size_t nouts;
+/* What DEVICE was found to be, for safety_check_opened(). */
+static struct stor_item dev_checked;
+static bool dev_resolved;
 
-	if (access(out, F_OK) == 0 || errno != ENOENT)
-		return false;
-	snprintf(dir, sizeof(dir), "%s", out);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
+static void outputs_reset(void)
+{
+	for (size_t i = 0; i < nouts; i++)
+		output_free(&outs[i]);
+	nouts = 0;
+}
+
+/* "the --out file" for messages about another output. */
+static const char *what_of(const struct output *o, char *buf, size_t len)
+{
+	if (!o->path)
+		snprintf(buf, len, "%.40s", o->label);
 	else
-		*(slash == dir ? slash + 1 : slash) = '\0';
-	if (!realpath(dir, real))
-		return false;
-	return (strcmp(real, "/dev") == 0 || strncmp(real, "/dev/", 5) == 0) &&
-	       strcmp(real, "/dev/shm") != 0 && strncmp(real, "/dev/shm/", 9) != 0;
+		snprintf(buf, len, "the %.*s file", (int)(strchr(o->label, '=') - o->label), o->label);
+	return buf;
 }
 
 /*
- * Where results go (--out, or a standard output redirected to a file):
- * a file of its own, not in use, apart from all the run touches.
+ * Output i: a file of its own, not in use, apart from DEVICE, the
+ * backup, the --restore input and every output before it; a regular file
+ * locked against other runs.
  */
-static int check_out(const char *label, const char *out, const struct run_paths *p,
-		     const struct storage *dev)
+static int check_output(size_t i, const struct run_paths *p, const struct storage *dev)
 {
 	static char why[WHY_LEN];
-	struct storage o = { 0 }, b = { 0 };
-	int r = FB_OK;
+	struct output *o = &outs[i];
+	struct storage b = { 0 };
+	char what[64];
+	int r = out_overlaps(o->label, &o->st, dev, NULL);
 
-	if (new_file_in_dev(out)) {
-		fprintf(stderr, "flashbench: %s: no such device, and results are not written as a "
-			"new file in /dev (a mistyped or vanished device?)\n", label);
-		return FB_EUSAGE;
-	}
-	if (storage_resolve(out, &o) < 0)
-		return FB_EDEV;
-	if (o.n && o.it[0].kind == STOR_BLOCK) {
-		fprintf(stderr, "flashbench: %s: is a block device; results go to a file\n", label);
+	if (r == FB_OK && o->st.n && o->st.it[0].kind == STOR_BLOCK) {
+		fprintf(stderr, "flashbench: %s: is a block device; results go to a file\n", o->label);
 		r = FB_EUSAGE;
 	}
-	if (r == FB_OK)
-		r = out_overlaps(label, &o, dev, NULL);
+
 	if (r == FB_OK && p->backup && storage_resolve(p->backup, &b) == 0)
-		r = out_overlaps(label, &o, &b, "the --backup file");
+		r = out_overlaps(o->label, &o->st, &b, "the --backup file");
 	if (r == FB_OK && p->restore && storage_resolve(p->restore, &b) == 0)
-		r = out_overlaps(label, &o, &b, "the --restore file");
-	if (r == FB_OK && in_use(&o, why, sizeof(why)) != 0) {
-		fprintf(stderr, "flashbench: %s: %s; results go to another file\n", label, why);
+		r = out_overlaps(o->label, &o->st, &b, "the --restore file");
+	for (size_t j = 0; r == FB_OK && j < i; j++)
+		r = out_overlaps(o->label, &o->st, &outs[j].st, what_of(&outs[j], what, sizeof(what)));
+	if (r == FB_OK && in_use(&o->st, why, sizeof(why)) != 0) {
+		fprintf(stderr, "flashbench: %s: %s; results go to another file\n", o->label, why);
 		r = FB_EUSAGE;
 	}
-	if (r == FB_OK && o.n && o.it[0].kind == STOR_FILE)
-		r = runlock_storage(&o, label);
-	storage_free(&o);
+	if (r == FB_OK && o->fd >= 0 && o->regular)
+		r = runlock_fd(o->fd, o->label, o->path ? o->path : o->label);
 	storage_free(&b);
 	return r;
 }
 
-/* Results on standard output, when the shell sent it to a file (>> card.img). */
-static int check_stdout(const struct run_paths *p, const struct storage *dev)
+/* --out (or standard output, when results go there) and every --log, opened and checked. */
+static int check_outputs(const struct run_paths *p, const struct storage *dev)
 {
-	struct stat st;
+	int r = FB_OK;
 
-	if (fstat(STDOUT_FILENO, &st) < 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
-		return FB_OK;
-	return check_out("standard output", "/proc/self/fd/1", p, dev);
+	if (p->out)
+		r = output_open(&outs[nouts++], "--out", p->out);
+	else if (!p->restore)
+		r = output_std(&outs[nouts++], STDOUT_FILENO, "standard output");
+	for (size_t i = 0; r == FB_OK && i < RUN_LOGS && p->logs[i]; i++)
+		r = output_open(&outs[nouts++], "--log", p->logs[i]);
+	for (size_t i = 0; r == FB_OK && i < nouts; i++)
+		r = check_output(i, p, dev);
+	return r;
 }
 
 /* --restore=FILE: not on the storage it is about to overwrite. */
@@ -306,40 +309,135 @@ static int check_restore_input(const char *file, const char *device, const struc
 
 int safety_check_run(const struct run_paths *p)
 {
-	static char label[PATH_MAX + 8];
 	struct storage dev = { 0 };
 	int r = resolve_device(p->device, &dev) < 0 ? FB_EDEV : FB_OK;
 
+	outputs_reset();
+	dev_resolved = r == FB_OK && dev.n > 0;
+	if (dev_resolved)
+		dev_checked = dev.it[0];
 	if (r == FB_OK && p->writes)
 		r = check_device(&dev, p->device);
 	if (r == FB_OK && p->backup)
 		r = safety_check_backup(p->backup, p->device, 0);
 	if (r == FB_OK && p->restore)
 		r = check_restore_input(p->restore, p->device, &dev);
-	if (r == FB_OK && p->out) {
-		snprintf(label, sizeof(label), "--out=%s", p->out);
-		r = check_out(label, p->out, p, &dev);
-	} else if (r == FB_OK && !p->restore) {
-		r = check_stdout(p, &dev);
-	}
+	if (r == FB_OK)
+		r = check_outputs(p, &dev);
 	if (r == FB_OK && p->writes)
 		r = runlock_storage(&dev, p->device);
 	storage_free(&dev);
 	return r;
 }
 
-int safety_check_output(const char *path, const char *device)
+int safety_check_opened(const struct run_paths *p, int fd)
 {
-	static char lab[PATH_MAX + 8];
-	struct run_paths p = { .device = device };
-	struct storage dev = { 0 };
-	int r = resolve_device(device, &dev) < 0 ? FB_EDEV : FB_OK;
+	struct storage s = { 0 };
+	int r = FB_OK;
 
-	snprintf(lab, sizeof(lab), "--log=%s", path);
-	if (r == FB_OK)
-		r = check_out(lab, path, &p, &dev);
-	storage_free(&dev);
-	return r == FB_OK ? FB_OK : FB_EUSAGE;
+	if (fd < 0 || !dev_resolved)
+		return FB_OK;	/* no storage (sim: without image), or an image not created yet */
+	if (storage_resolve_fd(fd, dev_checked.name, &s) < 0)
+		return FB_EDEV;
+	if (s.n == 0 || !storage_same(&s.it[0], &dev_checked)) {
+		fprintf(stderr, "flashbench: refusing to write to %s: %s changed between its check "
+			"and its opening (a symlink or a file replaced meanwhile?)\n", p->device,
+			dev_checked.name);
+		r = FB_ESAFETY;
+	}
+	/* Checked again as opened (the lock, on its inode, was taken by the check). */
+	if (r == FB_OK && p->writes)
+		r = check_device(&s, p->device);
+	storage_free(&s);
+	return r;
+}
+
+int safety_commit_output(const char *path, int *fd)
+{
+	int st = FB_EDEV;
+
+	*fd = -1;
+	for (size_t i = 0; i < nouts; i++)
+		if (outs[i].path && strcmp(outs[i].path, path) == 0) {
+			*fd = output_commit(&outs[i], &st);
+			return st;
+		}
+	fprintf(stderr, "flashbench: internal error: %s was not checked\n", path);
+	return st;
+}
+
+/* Standard error elsewhere (standard output, unless a file too; else nowhere). */
+static void move_stderr(void)
+{
+	struct stat st;
+	int fd = -1;
+
+	if (fstat(STDOUT_FILENO, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		fd = dup(STDOUT_FILENO);
+	if (fd < 0)
+		fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+}
+
+/* What standard error must not land on, by the names given. */
+static int stderr_hits(const struct output *e, const struct run_paths *p, char *what, size_t len)
+{
+	const char *names[RUN_LOGS + 4] = { p->device, p->backup, p->restore, p->out };
+	const char *whats[] = { "the device under test", "the --backup file", "the --restore file",
+				"the --out file" };
+	struct storage s = { 0 };
+	size_t j, n = 4;
+	int hit = -1;
+
+	for (size_t i = 0; i < RUN_LOGS && p->logs[i]; i++)
+		names[n++] = p->logs[i];
+	for (size_t i = 0; hit < 0 && i < n; i++) {
+		if (!names[i])
+			continue;
+		if ((i == 0 ? resolve_device(names[i], &s) : storage_resolve(names[i], &s)) == 0 &&
+		    storage_overlap(&e->st, &s, &j) >= 0) {
+			snprintf(what, len, "%s (%s)", i < 4 ? whats[i] : "the --log file", names[i]);
+			hit = (int)i;
+		}
+		storage_free(&s);
+	}
+	return hit;
+}
+
+/* Standard error was a block device, and was moved away by safety_guard_stderr(). */
+static bool stderr_was_block;
+
+void safety_guard_stderr(void)
+{
+	struct stat st;
+
+	if (fstat(STDERR_FILENO, &st) == 0 && S_ISBLK(st.st_mode)) {
+		move_stderr();
+		stderr_was_block = true;
+	}
+}
+
+int safety_check_stderr(const struct run_paths *p)
+{
+	struct output e;
+	char what[PATH_MAX + 64];
+	int r = output_std(&e, STDERR_FILENO, "standard error");
+
+	what[0] = '\0';
+	if (stderr_was_block || (r == FB_OK && e.st.n && e.st.it[0].kind == STOR_BLOCK))
+		snprintf(what, sizeof(what), "a block device");
+	else if (r == FB_OK && e.st.n)
+		stderr_hits(&e, p, what, sizeof(what));
+	output_free(&e);
+	if (r != FB_OK || !what[0])
+		return r;
+	/* Not one more byte there: the message itself goes elsewhere. */
+	move_stderr();
+	fprintf(stderr, "flashbench: standard error: is %s; messages go to another file\n", what);
+	return FB_EUSAGE;
 }
 
 /* The directory a file would be created in. */

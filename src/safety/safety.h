@@ -17,32 +17,66 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The --log files a run may have (one per test that has one). */
+#define RUN_LOGS 4
+
 /* Everything a run will write or read, by the paths the user gave. */
 struct run_paths {
 	const char *device;	/* DEVICE ("sim:..." stands for its image=, if any) */
 	bool writes;		/* a write test or --restore: DEVICE is written */
 	const char *out;	/* --out, or NULL */
+	const char *logs[RUN_LOGS];	/* the tests' own results files (--log), NULL after the last */
 	const char *backup;	/* the --preserve backup to create, or NULL */
 	const char *restore;	/* the --restore input, or NULL */
 };
 
 /*
- * The rule, for a whole run, before anything is created or opened for
- * writing; on success the storage DEVICE writes (and an existing --out)
- * stays locked until the process exits. Returns FB_OK; FB_EUSAGE for an
- * --out that lands on what the run measures or reads, or that is in use;
- * FB_ESAFETY for a DEVICE in use, a backup that cannot be placed, a
- * --restore input on DEVICE, or storage another run is writing. One line
- * naming what is in the way is printed.
+ * First of all, before a message is printed: standard error, when the
+ * shell sent it to a file or device, must not be a block device nor land
+ * on anything the run names (DEVICE, --out, --log, --backup, --restore).
+ * Refused: FB_EUSAGE, the message (and every later one) sent to standard
+ * output when that is a terminal or a pipe, else nowhere.
+ */
+int safety_check_stderr(const struct run_paths *p);
+
+/*
+ * Before anything, in every mode: a standard error on a block device
+ * (2>/dev/sdd) gets not one byte, not even a usage error; it is moved
+ * as above, and safety_check_stderr() refuses the run.
+ */
+void safety_guard_stderr(void);
+
+/*
+ * The rule, for a whole run, by the names given, before anything is
+ * opened for writing, created or emptied: DEVICE (when written) not in
+ * use; the backup placeable; the --restore input not on DEVICE; --out
+ * (or standard output, when it gets the results) and every --log each a
+ * file of its own, apart from DEVICE, the backup, the --restore input and
+ * one another, not in use, and locked when they exist (an existing one
+ * is opened, not emptied: safety_commit_output() does that). Returns
+ * FB_OK; FB_EUSAGE for an output that is in the way; FB_ESAFETY for a
+ * DEVICE in use, a backup that cannot be placed, a --restore input on
+ * DEVICE, or storage another run is writing. One line is printed.
  */
 int safety_check_run(const struct run_paths *p);
 
 /*
- * A file of results other than --out (a test's --log=PATH, which the
- * messages name), checked as --out is against DEVICE: FB_OK, or
- * FB_EUSAGE after one line saying what is in the way.
+ * After DEVICE was opened (fd: the descriptor its data is written
+ * through; -1: none yet), before any I/O: is it what safety_check_run()
+ * checked? A path swapped in between (a symlink flipped) is refused
+ * (FB_ESAFETY); when the run writes, it is checked again as opened (the
+ * check's lock is on that very inode, then).
  */
-int safety_check_output(const char *path, const char *device);
+int safety_check_opened(const struct run_paths *p, int fd);
+
+/*
+ * Every check of the run passed: the --out or --log file path (as given
+ * to safety_check_run) emptied or created now, exclusively where it was
+ * checked, and locked; *fd its descriptor, the caller's. FB_OK, or the
+ * exit status after one line.
+ */
+int safety_commit_output(const char *path, int *fd);
+
 /*
  * May a write test write to path? Nothing it lands on -- its disk, every
  * partition of that disk, loop devices' backing files and devices below

@@ -1,9 +1,12 @@
 /* What a path really lands on: see storage.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -35,7 +38,7 @@ static uint64_t read_u64(const char *dir, const char *file)
 	return sysfs_attr_u64(dir, file, &v) == 0 ? v : 0;
 }
 
-static bool same(const struct stor_item *a, const struct stor_item *b)
+bool storage_same(const struct stor_item *a, const struct stor_item *b)
 {
 	if (a->kind != b->kind)
 		return false;
@@ -49,7 +52,7 @@ static bool same(const struct stor_item *a, const struct stor_item *b)
 static int find(const struct storage *s, const struct stor_item *x)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (same(&s->it[i], x))
+		if (storage_same(&s->it[i], x))
 			return (int)i;
 	return -1;
 }
@@ -114,40 +117,111 @@ static void block_item(struct stor_item *x, dev_t rdev, const char *name)
 		snprintf(x->name, sizeof(x->name), "block device %u:%u", major(rdev), minor(rdev));
 }
 
+/* The item of what st describes, named name. */
+static void stat_item(const struct stat *st, const char *name, struct stor_item *x)
+{
+	memset(x, 0, sizeof(*x));
+	if (S_ISBLK(st->st_mode)) {
+		block_item(x, st->st_rdev, name);
+		return;
+	}
+	x->kind = STOR_FILE;
+	x->dev = st->st_dev;
+	x->ino = st->st_ino;
+	snprintf(x->name, sizeof(x->name), "%s", name);
+}
+
+int storage_new_path(const char *path, char *buf, size_t len)
+{
+	char cur[PATH_MAX], link[PATH_MAX], next[2 * PATH_MAX];
+	struct stat st;
+	int hops = 0;
+
+	snprintf(cur, sizeof(cur), "%s", path);
+	/* As the kernel would on O_CREAT: a dangling symlink is followed to its target. */
+	while (lstat(cur, &st) == 0 && S_ISLNK(st.st_mode)) {
+		const char *slash = strrchr(cur, '/');
+		ssize_t n = readlink(cur, link, sizeof(link) - 1);
+
+		if (n < 0 || ++hops > 40)
+			return -1;
+		link[n] = '\0';
+		if (link[0] == '/' || !slash)
+			snprintf(next, sizeof(next), "%s", link);
+		else
+			snprintf(next, sizeof(next), "%.*s/%s", (int)(slash - cur), cur, link);
+		if (snprintf(cur, sizeof(cur), "%s", next) >= (int)sizeof(cur))
+			return -1;
+	}
+	snprintf(buf, len, "%s", cur);
+	return 0;
+}
+
 /* The item for path as it is now (missing: NEW when its directory exists). */
 static int path_item(const char *path, struct stor_item *x)
 {
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], at[PATH_MAX];
+	const char *slash;
 	struct stat st;
 
 	memset(x, 0, sizeof(*x));
 	if (stat(path, &st) == 0) {
-		if (S_ISBLK(st.st_mode)) {
-			block_item(x, st.st_rdev, path);
-			return 0;
-		}
-		x->kind = STOR_FILE;
-		x->dev = st.st_dev;
-		x->ino = st.st_ino;
-		snprintf(x->name, sizeof(x->name), "%s", path);
+		stat_item(&st, path, x);
 		return 0;
 	}
+	/* A new file lands where a dangling symlink leads, not beside it. */
+	if (errno != ENOENT || storage_new_path(path, at, sizeof(at)) < 0)
+		return -1;
+	slash = strrchr(at, '/');
 	if (!slash)
 		snprintf(dir, sizeof(dir), ".");
 	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if (errno != ENOENT || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		snprintf(dir, sizeof(dir), "%.*s", slash == at ? 1 : (int)(slash - at), at);
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return -1;
 	x->kind = STOR_NEW;
 	x->dev = st.st_dev;
 	x->ino = st.st_ino;
 	/* "dir/name", so that same() compares the names after the last slash. */
-	snprintf(x->name, sizeof(x->name), "%s%s", slash ? "" : "./", path);
-	return 0;
+	return snprintf(x->name, sizeof(x->name), "%s%s", slash ? "" : "./", at) <
+	       (int)sizeof(x->name) ? 0 : -1;
 }
 
-/* Every loop device with its backing file or device, from sysfs. */
+/*
+ * What loop device ld reads and writes, by device and inode as the kernel
+ * holds it (LOOP_GET_STATUS64), never by the name sysfs shows: that name
+ * may be unlinked ("(deleted)") while a hard link remains, or name another
+ * file by now. The name, when it still leads there, is only for messages.
+ */
+static void loop_backing(struct loop_dev *ld)
+{
+	struct loop_info64 info;
+	char node[NAME_MAX + 8];
+	struct stat st;
+	int fd;
+
+	/* (Zeroed: valgrind does not know what this ioctl fills in.) */
+	memset(&info, 0, sizeof(info));
+	snprintf(node, sizeof(node), "/dev/%s", ld->kname);
+	fd = stat(node, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == ld->rdev ?
+	     open(node, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
+	if (fd >= 0 && ioctl(fd, LOOP_GET_STATUS64, &info) == 0) {
+		memset(&ld->st, 0, sizeof(ld->st));
+		ld->st.st_dev = (dev_t)info.lo_device;
+		ld->st.st_ino = (ino_t)info.lo_inode;
+		ld->st.st_rdev = (dev_t)info.lo_rdevice;
+		ld->st.st_mode = info.lo_rdevice ? S_IFBLK : S_IFREG;
+		ld->offset = info.lo_offset;
+		ld->has_backing = true;
+	} else {
+		/* No node to ask (no udev): the name is all there is. */
+		ld->has_backing = stat(ld->backing, &ld->st) == 0;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Every loop device with its backing file or device. */
 static int loops_read(struct loops *l)
 {
 	DIR *d = opendir("/sys/block");
@@ -179,9 +253,9 @@ static int loops_read(struct loops *l)
 			n = strlen(ld->backing);
 			if (n > 10 && strcmp(ld->backing + n - 10, " (deleted)") == 0)
 				ld->backing[n - 10] = '\0';
-			ld->has_backing = stat(ld->backing, &ld->st) == 0;
 			snprintf(path, sizeof(path), "%s/loop", dir);
 			ld->offset = read_u64(path, "offset");
+			loop_backing(ld);
 		}
 		l->n++;
 	}
@@ -261,8 +335,9 @@ static int add_backing(struct storage *s, const struct loops *l, size_t i, int *
 	int j;
 
 	*next = -1;
-	if (!ld || !ld->has_backing || path_item(ld->backing, &x) < 0 || x.kind == STOR_NEW)
+	if (!ld || !ld->has_backing)
 		return 0;
+	stat_item(&ld->st, ld->backing, &x);
 	x.role = STOR_BACKING;
 	x.via = (int)i;
 	if ((j = add(s, &x)) < 0)
@@ -315,6 +390,22 @@ static int expand(struct storage *s)
 	}
 	free(l.d);
 	return r;
+}
+
+int storage_resolve_fd(int fd, const char *name, struct storage *s)
+{
+	struct stor_item x;
+	struct stat st;
+
+	s->n = 0;
+	if (fstat(fd, &st) < 0)
+		return 0;
+	stat_item(&st, name, &x);
+	x.role = STOR_SELF;
+	x.via = -1;
+	if (add(s, &x) < 0)
+		return -1;
+	return expand(s);
 }
 
 int storage_resolve(const char *path, struct storage *s)

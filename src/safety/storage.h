@@ -6,7 +6,8 @@
  * leads to. storage_resolve() follows all of these through stat() and
  * sysfs, so that safety.c can compare what a run writes with what must
  * stay untouched, and lock what it writes. It only looks: nothing is
- * opened.
+ * opened for writing (a loop device is opened read-only, to ask the
+ * kernel which file it is on).
  */
 #ifndef FB_STORAGE_H
 #define FB_STORAGE_H
@@ -65,10 +66,22 @@ struct storage {
  */
 int storage_resolve(const char *path, struct storage *s);
 
+/* The same for the file fd is open on (name: for messages): what was opened, not a name. */
+int storage_resolve_fd(int fd, const char *name, struct storage *s);
+
+/*
+ * Where a file created at path would land: path, or the target of the
+ * dangling symlink(s) it is. 0, or -1 (a symlink loop).
+ */
+int storage_new_path(const char *path, char *buf, size_t len);
+
 /* The storage of the file system dir lies on (none for tmpfs and the like). */
 int storage_resolve_fs(const char *dir, struct storage *s);
 
 void storage_free(struct storage *s);
+
+/* Do a and b stand for the same storage (a new file: the same directory and name)? */
+bool storage_same(const struct stor_item *a, const struct stor_item *b);
 
 /* Index in a of the first item that b holds too (*ib: its index in b), or -1. */
 int storage_overlap(const struct storage *a, const struct storage *b, size_t *ib);

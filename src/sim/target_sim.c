@@ -333,6 +333,12 @@ static void trim_image(const struct sim_priv *sp)
 			(long long)sp->size0, strerror(errno));
 }
 
+/* The image, when it exists: what safety.c checks as opened. */
+static int sim_data_fd(struct target *t)
+{
+	return priv(t)->img;
+}
+
 static void sim_close_op(struct target *t)
 {
 	struct sim_priv *sp = priv(t);
@@ -358,6 +364,7 @@ static const struct target_ops sim_ops = {
 	.idle = sim_idle_op,
 	.stats = sim_stats_op,
 	.close = sim_close_op,
+	.data_fd = sim_data_fd,
 	.qopen = sim_qopen,
 	.qsubmit = sim_qsubmit,
 	.qreap = sim_qreap,
@@ -375,6 +382,7 @@ static const struct target_ops sim_zoned_ops = {
 	.reset_zones = sim_reset_zones_op,
 	.stats = sim_stats_op,
 	.close = sim_close_op,
+	.data_fd = sim_data_fd,
 };
 
 /*
@@ -409,7 +417,10 @@ static int open_image(const char *path, int flags, int *fd, char *err, size_t er
 	struct stat st;
 	int e;
 
-	*fd = open(path, (flags & TGT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK);
+	/* O_EXCL: a block device as image is claimed as a device under test is
+	 * (target_dev.c); on a regular file it means nothing without O_CREAT. */
+	*fd = open(path, (flags & TGT_WRITE ? O_RDWR : O_RDONLY) | O_CLOEXEC | O_NONBLOCK |
+		   (flags & TGT_EXCL ? O_EXCL : 0));
 	if (*fd < 0 && errno == ENOENT && (flags & TGT_WRITE))
 		return 0;
 	/* a directory opened for writing: bad usage, as it is for a read test */
@@ -426,7 +437,8 @@ static int open_image(const char *path, int flags, int *fd, char *err, size_t er
 	if (*fd >= 0 && fcntl(*fd, F_SETFL, fcntl(*fd, F_GETFL) & ~O_NONBLOCK) == 0)
 		return 0;
 	e = errno;
-	snprintf(err, errlen, "sim: image '%s': %s", path, strerror(e));
+	snprintf(err, errlen, "sim: image '%s': %s%s", path, strerror(e),
+		 e == EBUSY ? " (mounted or held by another user)" : "");
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;

@@ -91,6 +91,83 @@ expect_status 2 "sim:image=FIFO, read test" timeout 10 "$FB" -a "sim:image=$TMP/
 ok "sim:image=FIFO: refused" grep -q "image '$TMP/fifo': not a regular file or block device" <<<"$ERR"
 expect_status 2 "sim:image=FIFO, write test" timeout 10 "$FB" $W "sim:image=$TMP/fifo"
 
+# --- issue 24: the outputs, checked as what they are --------------------------
+# 12. --out and --log on a FIFO: no reader is an error at once, a reader gets the results.
+L24="--sustained -b 1M --size=8M"
+expect_status 2 "--log=FIFO without a reader" timeout 20 "$FB" $L24 --log="$TMP/fifo" sim:size=64M
+ok "--log=FIFO: said at once" grep -q -- "--log=$TMP/fifo: a FIFO that no process reads" <<<"$ERR"
+expect_status 2 "--out=FIFO without a reader" timeout 20 "$FB" -a --count=1 -o "$TMP/fifo" sim:
+ok "--out=FIFO: said at once" grep -q -- "--out=$TMP/fifo: a FIFO that no process reads" <<<"$ERR"
+# (The reader: this shell, through a descriptor open before the run; the results fit the pipe.)
+exec 7<>"$TMP/fifo"
+expect_status 0 "--out=FIFO with a reader" timeout 20 "$FB" -a --count=1 -o "$TMP/fifo" sim:
+while read -t 1 -r line <&7; do echo "$line"; done >"$TMP/fifo.read"
+exec 7<&-
+ok "--out=FIFO: the reader got the results" grep -q "^align " "$TMP/fifo.read"
+# 11. A dangling symlink into /dev: the new file would land in /dev.
+stray=/dev/fbtest-stray-$$
+ln -s "$stray" "$TMP/stray.link"
+expect_status 2 "--out through a dangling symlink into /dev" "$FB" -a --count=1 -o "$TMP/stray.link" sim:
+ok "--out through a symlink: said" grep -q -- "--out=$TMP/stray.link: no such device" <<<"$ERR"
+expect_status 2 "--log through a dangling symlink into /dev" "$FB" $L24 --log="$TMP/stray.link" sim:size=64M
+ok "nothing created in /dev" [ ! -e "$stray" ]
+rm -f "$stray"
+# ... while a dangling symlink elsewhere is followed, as the kernel would.
+ln -s "$TMP/landed.out" "$TMP/elsewhere.link"
+expect_status 0 "--out through a dangling symlink elsewhere" "$FB" -a --count=1 -o "$TMP/elsewhere.link" sim:
+ok "--out: created where the symlink leads" grep -q "^align " "$TMP/landed.out"
+# 15. --log and --out compared as paths are (a new file by two names).
+(cd "$TMP" && expect_status 2 "--log=./o --out=o" "$FB" $L24 --log=./o --out=o sim:size=64M)
+ok "--log=./o --out=o: not created" [ ! -e "$TMP/o" ]
+expect_status 2 "--log=DIR/o --out=DIR/./o" "$FB" $L24 --log="$TMP/o" --out="$TMP/./o" sim:size=64M
+ok "--log=DIR/o: names the --out file" grep -q -- "--log=$TMP/o: is the --out file" <<<"$ERR"
+# 1. --log on the backup, the device, its symlink: refused, nothing written or created.
+img24=$TMP/i24.img
+make_image "$img24" 32
+i24=$(sum "$img24")
+ln -s "$img24" "$TMP/i24.link"
+for log in "$TMP/bk24" "$img24" "$TMP/i24.link"; do
+	expect_status 2 "--log=$log, --backup=$TMP/bk24" "$FB" $L24 --offset=16M --preserve \
+		--backup="$TMP/bk24" --log="$log" "$img24"
+	ok "--log=$log: the image unchanged" [ "$(sum "$img24")" = "$i24" ]
+	ok "--log=$log: no backup" [ ! -e "$TMP/bk24" ]
+done
+expect_status 2 "--out on the backup" "$FB" $W --preserve --backup="$TMP/bk24" -o "$TMP/bk24" "$img24"
+# Standard error onto the device (2>>): refused before a word is said there.
+"$FB" $W --preserve --backup="$TMP/bk24" "$img24" 2>>"$img24" >"$TMP/said"
+st=$?
+ok "2>>DEVICE: exit 2 (got $st)" [ "$st" -eq 2 ]
+ok "2>>DEVICE: not a byte written to it" [ "$(sum "$img24")" = "$i24" ]
+ok "2>>DEVICE: no backup" [ ! -e "$TMP/bk24" ]
+"$FB" $W "$TMP/i24.link" 2>>"$img24" | cat >"$TMP/said"
+ok "2>>DEVICE: the message on standard output (a pipe)" \
+	grep -q "^flashbench: standard error: is the device under test ($TMP/i24.link)" "$TMP/said"
+ok "2>>DEVICE (via a symlink): not a byte written to it" [ "$(sum "$img24")" = "$i24" ]
+"$FB" -a --count=1 sim:size=32M,image="$img24" 2>>"$img24" >/dev/null
+ok "2>>the sim: image, read-only test: refused ($?)" [ "$(sum "$img24")" = "$i24" ]
+# Standard output and error onto --out or --log: refused; onto each other (2>&1) as ever.
+echo keep >"$TMP/keep24"
+"$FB" $L24 --log="$TMP/keep24" sim:size=64M >>"$TMP/keep24" 2>"$TMP/err"
+ok "stdout onto --log: exit 2 ($?)" [ "$(cat "$TMP/keep24")" = keep ]
+ok "stdout onto --log: said so" grep -q -- "--log=$TMP/keep24: is standard output" "$TMP/err"
+"$FB" $L24 --log="$TMP/keep24" sim:size=64M 2>>"$TMP/keep24" | cat >"$TMP/said"
+ok "stderr onto --log: kept" [ "$(cat "$TMP/keep24")" = keep ]
+ok "stderr onto --log: said so" grep -q "standard error: is the --log file" "$TMP/said"
+"$FB" -a --count=1 -o "$TMP/keep24" sim: 2>>"$TMP/keep24" | cat >"$TMP/said"
+ok "stderr onto --out: kept" [ "$(cat "$TMP/keep24")" = keep ]
+ok "stderr onto --out: said so" grep -q "standard error: is the --out file" "$TMP/said"
+expect_status 0 "stdout and stderr on one file (>f 2>&1)" bash -c "'$FB' -a --count=1 sim: >'$TMP/both' 2>&1"
+ok ">f 2>&1: the results there" grep -q "^align " "$TMP/both"
+# 6. A run refused after a test measured first leaves --out (and stdout) as they were.
+expect_status 2 "-a --find-open-au, regions past the end after -a" "$FB" -a --find-open-au --offset=62M \
+	-b 64K --out="$TMP/keep24" sim:size=64M
+ok "--out kept as it was" [ "$(cat "$TMP/keep24")" = keep ]
+"$FB" -a --find-open-au --offset=62M -b 64K sim:size=64M >>"$TMP/keep24" 2>/dev/null
+ok "standard output (>>) kept as it was ($?)" [ "$(cat "$TMP/keep24")" = keep ]
+expect_status 2 "... and a new --out is not created" "$FB" -a --find-open-au --offset=62M -b 64K \
+	--out="$TMP/new24" sim:size=64M
+ok "no new --out" [ ! -e "$TMP/new24" ]
+
 # --- a backup that cannot be placed: exit 3, whatever the cause -------------
 expect_status 3 "backup: missing directory" "$FB" $W --preserve --backup="$TMP/no/dir/b" "$S"
 touch "$TMP/exists"
@@ -170,6 +247,22 @@ st=$?
 ok "first run: exit 0 (got $st)" [ "$st" -eq 0 ]
 ok "first run: restored and verified" grep -q "restored 2097152 bytes, verified" "$TMP/first.err"
 ok "the file is intact" [ "$(sum "$file")" = "$fsum" ]
+# 15 (issue 24). Two runs with one --log: the second is refused, the log stays the first's.
+env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=3 FB_SIGNAL_ONCE=1 FB_SIGNAL=19 "$FB" --sustained -b 1M \
+	--size=8M --log="$TMP/one.log" "sim:size=64M,image=$TMP/la.img" >/dev/null 2>&1 &
+first=$!
+cleanup_add "kill -KILL $first"
+for ((i = 0; i < 100; i++)); do
+	grep -q '^State:.*T' /proc/$first/status 2>/dev/null && break
+	sleep 0.05
+done
+expect_status 3 "a second run with the same --log" "$FB" --sustained -b 1M --size=8M \
+	--log="$TMP/one.log" "sim:size=64M,image=$TMP/lb.img"
+ok "second --log run: names the other run" grep -q -- "--log=$TMP/one.log: .*another run (pid $first" <<<"$ERR"
+ok "second --log run: wrote nothing" [ ! -e "$TMP/lb.img" ]
+kill -CONT $first
+wait $first
+ok "the first run's log: its header and its one record" [ "$(wc -l <"$TMP/one.log")" -eq 2 ]
 # SIGKILL leaves no lock behind: the next run goes ahead, and --restore works.
 expect_status 137 "killed run" env LD_PRELOAD="$SHIM" FB_SIGNAL_PWRITE_AT=3 FB_SIGNAL=9 \
 	"$FB" $W --preserve --backup="$TMP/killed.bk" "$file"

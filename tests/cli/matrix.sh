@@ -8,6 +8,10 @@
 # image before and after: a refused run changes nothing at all (and
 # creates nothing), an allowed one nothing outside the regions it
 # announced. Root only (loop devices); small images, 1 MiB erase blocks.
+# Issue 24 adds: a symlink swapped between the check and the open (the
+# fault shim's FB_SWAP_AT_OPEN), a hard link of a mounted image whose name
+# was unlinked, a sim: image on a mounted or O_EXCL-held block device, and
+# every pair among DEVICE, --out, --log, --backup, stdout and stderr.
 . "$(dirname "$0")/lib.sh"
 
 SHIM=$TESTS_DIR/faultshim.so
@@ -263,7 +267,122 @@ refused "image of a mounted loop device" "$G" "$LG is mounted on $TMP/gm" "$TMP/
 refused "symlink to it" "$TMP/g.sym" "$LG is mounted on $TMP/gm" "$TMP/lg.bk.keep"
 bad_out "--out on the image of a mounted loop device" 2 "$TMP/g.sym" -a --count=1 sim:
 ok "--out there: names the mount" grep -q "$LG is mounted on $TMP/gm" <<<"$ERR"
+# Issue 24, 4: a simulated card's image on the mounted loop device itself.
+refused "sim: image on a mounted loop device" "sim:size=32M,image=$LG" "$LG is mounted on $TMP/gm" \
+	"$TMP/lg.bk.keep"
+
+# Issue 24, 5: a symlink swapped between the check and the open (the fault
+# shim renames LINK.next over LINK at the first open() of LINK): the check
+# saw a spare image, the open would reach the mounted one.
+make_image "$TMP/spare.img" 32
+race() {	# DESC DEVICE-NAMING-LINK ARGS...
+	local d=$1 dev=$2; shift 2
+	ln -sfn "$TMP/spare.img" "$TMP/race.link"
+	ln -sfn "$G" "$TMP/race.link.next"
+	expect_status 3 "$d" env LD_PRELOAD="$SHIM" FB_SWAP_AT_OPEN="$TMP/race.link" \
+		FB_SWAP_FROM="$TMP/race.link.next" "$FB" "$@" "$dev"
+	ok "$d: the link was swapped" [ "$(readlink "$TMP/race.link")" = "$G" ]
+	ok "$d: names the change" grep -q "changed between its check and its opening" <<<"$ERR"
+	now=$(all_sums)
+	ok "$d: no image changed" [ "$now" = "$SNAP" ]
+	SNAP=$now
+}
+for args in "${WRITERS[@]}"; do
+	race "swapped symlink: $args" "$TMP/race.link" $args
+	race "swapped sim: image: $args" "sim:size=32M,image=$TMP/race.link" $args
+done
+race "swapped symlink: --restore" "$TMP/race.link" --restore="$TMP/lg.bk.keep"
+ok "--restore kept its backup" [ -s "$TMP/lg.bk.keep" ]
+
+# Issue 24, 3: the image's name unlinked while a hard link remains (sysfs
+# shows "(deleted)"): the loop device is found by device and inode.
+ln "$G" "$TMP/g.hard2"
+mv "$G" "$TMP/g.moved"
+ln "$TMP/g.moved" "$G"
+rm "$TMP/g.moved"
+ok "sysfs shows the backing file deleted" grep -q "(deleted)" "/sys/block/$(basename "$LG")/loop/backing_file"
+refused "hard link of an unlinked, mounted image" "$TMP/g.hard2" "$LG is mounted on $TMP/gm" "$TMP/lg.bk.keep"
+refused "sim: image on it" "sim:size=32M,image=$TMP/g.hard2" "$LG is mounted on $TMP/gm" "$TMP/lg.bk.keep"
+bad_out "--out on it" 2 "$TMP/g.hard2" -a --count=1 sim:
+ok "--out there: names the mount" grep -q "$LG is mounted on $TMP/gm" <<<"$ERR"
 umount "$TMP/gm"
 ok "the file system is intact" e2fsck -fn "$G" >/dev/null 2>&1
+
+# 7. Issue 24, 1 and 2: every pair among DEVICE, --out, --log, --backup,
+# standard output and standard error naming one storage is refused before
+# anything is opened for writing: nothing changes, nothing is created.
+H=$TMP/h.img
+make_image "$H" 64
+make_loop "$H" || { fail "losetup"; done_testing; exit; }
+LH=$LOOPDEV
+# A plain file (H2) and a loop device (LH on H) as the device under test.
+H2=$TMP/h2.img
+make_image "$H2" 64
+hsum() { echo "$(sum "$H") $(stat -c %s "$H") $(sum "$H2") $(stat -c %s "$H2")"; }
+h0=$(hsum)
+echo keep >"$TMP/keep"
+S24="--sustained -b 1M --size=8M --offset=16M"
+# pair DESC WANT REDIRECT ARGS...: exit WANT, H and keep as they were, no backup.
+pair() {
+	local d=$1 want=$2 redir=$3 st; shift 3
+	case $redir in
+	"") "$FB" "$@" >"$TMP/pair.out" 2>"$TMP/pair.err" ;;
+	2\>\>*) "$FB" "$@" >"$TMP/pair.out" 2>>"${redir#2>>}" ;;
+	\>\>*) "$FB" "$@" >>"${redir#>>}" 2>"$TMP/pair.err" ;;
+	esac
+	st=$?
+	ok "$d: exit $want (got $st)" [ "$st" -eq "$want" ]
+	ok "$d: the device unchanged" [ "$(hsum)" = "$h0" ]
+	ok "$d: keep unchanged" [ "$(cat "$TMP/keep")" = keep ]
+	ok "$d: no backup" [ ! -e "$TMP/bk" ]
+	ok "$d: no new --out or --log" [ ! -e "$TMP/o" ] && [ ! -e "$TMP/lg" ]
+}
+for dev in "$H2" "$LH"; do
+	img=$H2
+	[ "$dev" = "$LH" ] && img=$H
+	ln -sfn "$img" "$TMP/h.sym"
+	pair "$dev: --log on the --backup" 2 "" $S24 --preserve --backup="$TMP/bk" --log="$TMP/bk" "$dev"
+	pair "$dev: --log on the device" 2 "" $S24 --log="$dev" "$dev"
+	pair "$dev: --log on a symlink to the device's storage" 2 "" $S24 --log="$TMP/h.sym" "$dev"
+	pair "$dev: --out on the --backup" 2 "" $S24 --preserve --backup="$TMP/bk" -o "$TMP/bk" "$dev"
+	pair "$dev: --log on --out (existing)" 2 "" $S24 --log="$TMP/keep" -o "$TMP/keep" "$dev"
+	pair "$dev: --log on --out (new, two names)" 2 "" $S24 --log="$TMP/o" -o "$TMP/./o" "$dev"
+	pair "$dev: --log on standard output" 2 ">>$TMP/keep" $S24 --log="$TMP/keep" "$dev"
+	pair "$dev: standard error on --log" 2 "2>>$TMP/keep" $S24 --log="$TMP/keep" "$dev"
+	pair "$dev: standard error on --out" 2 "2>>$TMP/keep" $S24 -o "$TMP/keep" "$dev"
+	pair "$dev: standard error on the device's storage" 2 "2>>$img" $S24 --preserve --backup="$TMP/bk" "$dev"
+	pair "$dev: standard error on the --backup file" 2 "2>>$TMP/bk.e" $S24 --preserve --backup="$TMP/bk.e" "$dev"
+	rm -f "$TMP/bk.e"
+	pair "$dev: standard error on the device, read-only test" 2 "2>>$img" -a --count=1 -b 64K "$dev"
+	pair "$dev: standard output on the device" 2 ">>$img" $S24 "$dev"
+done
+pair "standard error on the loop device" 2 "2>>$LH" $S24 --preserve --backup="$TMP/bk" "$LH"
+pair "standard error on a loop device of the sim: image" 2 "2>>$LH" $S24 "sim:size=64M,image=$H"
+ok "standard error on a block device: said on standard output" \
+	bash -c "'$FB' -a --count=1 sim: 2>>'$LH' | grep -q 'standard error: is a block device'"
+ok "... the device unchanged" [ "$(hsum)" = "$h0" ]
+pair "--restore with standard error on the device's image" 2 "2>>$H" --restore="$TMP/f.bk.keep" "$LH"
+pair "--restore with standard error on the device" 2 "2>>$LH" --restore="$TMP/f.bk.keep" "$LH"
+pair "a usage error with standard error on the device" 2 "2>>$LH" -O --no-such-option "$LH"
+pair "--analyze with standard error on a block device" 2 "2>>$LH" --analyze=/no/such/file
+
+# Issue 24, 4: a simulated card's image on a block device another process holds (O_EXCL).
+if command -v python3 >/dev/null; then
+	python3 -c "import os, sys, time; fd = os.open('$LH', os.O_RDONLY | os.O_EXCL); print('held', flush=True); time.sleep(60)" \
+		>"$TMP/held" &
+	holder=$!
+	cleanup_add "kill $holder"
+	for ((i = 0; i < 100; i++)); do [ -s "$TMP/held" ] && break; sleep 0.05; done
+	for args in "${WRITERS[@]}"; do
+		expect_status 3 "sim: image held O_EXCL: $args" "$FB" $args "sim:size=64M,image=$LH"
+		ok "held O_EXCL: said" grep -q "Device or resource busy (mounted or held by another user)" <<<"$ERR"
+	done
+	expect_status 3 "--restore onto a sim: image held O_EXCL" "$FB" --restore="$TMP/f.bk.keep" "sim:size=64M,image=$LH"
+	ok "held O_EXCL: the device unchanged" [ "$(hsum)" = "$h0" ]
+	kill $holder
+	wait $holder 2>/dev/null
+else
+	skip_ci "python3 (to hold a device O_EXCL) is not installed"
+fi
 
 done_testing

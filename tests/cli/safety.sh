@@ -174,6 +174,18 @@ if mount -t tmpfs -o size=1M tmpfs "$TMP/small"; then
 	expect_status 3 "backup larger than the free space" "$FB" $W --preserve --backup="$TMP/small/b" "$dev"
 	ok "free space: named" grep -q "not enough free space" <<<"$ERR"
 	ok "free space: nothing written" [ "$(sum "$dev")" = "$before" ]
+	# Issue 24, 6: refused for space after -a measured: --out is as it was.
+	echo keep >"$TMP/keep.txt"
+	expect_status 3 "-a --find-open-au, no room for the backup" "$FB" -a --find-open-au -b 64K \
+		--preserve --backup="$TMP/small/b" --out="$TMP/keep.txt" "sim:size=48M,image=$dev"
+	ok "-a --find-open-au refused: --out kept" [ "$(cat "$TMP/keep.txt")" = keep ]
+	expect_status 3 "--report, no room for the backup" "$FB" --report --preserve \
+		--backup="$TMP/small/b" --out="$TMP/keep.txt" "sim:size=48M,image=$dev"
+	ok "--report refused: --out kept" [ "$(cat "$TMP/keep.txt")" = keep ]
+	expect_status 3 "... and a new --out is not created" "$FB" -a --find-open-au -b 64K \
+		--preserve --backup="$TMP/small/b" --out="$TMP/new.txt" "sim:size=48M,image=$dev"
+	ok "no new --out" [ ! -e "$TMP/new.txt" ]
+	ok "refused runs: nothing written" [ "$(sum "$dev")" = "$before" ]
 fi
 
 done_testing

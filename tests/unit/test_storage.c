@@ -6,7 +6,9 @@
  * (Loop devices, partitions and mounts: tests/cli/matrix.sh, as root.)
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -116,6 +118,35 @@ static void test_rule(void)
 	storage_free(&s);
 }
 
+/* Issue 24: a dangling symlink leads where a new file lands; a descriptor is what it is open on. */
+static void test_fd_and_dangling(void)
+{
+	char dang[80], target[80], at[PATH_MAX];
+	struct storage s = { 0 }, t = { 0 };
+	size_t j;
+	int fd = open(sym, O_RDONLY);
+
+	snprintf(dang, sizeof(dang), "%s/dangling", dir);
+	snprintf(target, sizeof(target), "%s/landed", dir);
+	CHECK(symlink("landed", dang) == 0);
+	CHECK(storage_new_path(dang, at, sizeof(at)) == 0);
+	CHECK_STR(at, target);
+	CHECK(storage_new_path(fresh, at, sizeof(at)) == 0);
+	CHECK_STR(at, fresh);
+	/* the symlink and its target, not there yet, are one new file */
+	CHECK(same_storage(dang, target));
+	CHECK(storage_resolve(dang, &s) == 0 && s.n == 1 && s.it[0].kind == STOR_NEW);
+	CHECK(strstr(s.it[0].name, "/landed") != NULL);
+	/* a descriptor: the file it was opened on, whatever the name says now */
+	CHECK(fd >= 0 && storage_resolve_fd(fd, "s", &s) == 0 && s.n >= 1);
+	CHECK(storage_resolve(file, &t) == 0 && storage_overlap(&s, &t, &j) == 0);
+	CHECK(storage_same(&s.it[0], &t.it[0]));
+	CHECK(storage_resolve(other, &t) == 0 && !storage_same(&s.it[0], &t.it[0]));
+	close(fd);
+	storage_free(&s);
+	storage_free(&t);
+}
+
 int main(void)
 {
 	char cmd[128];
@@ -124,6 +155,7 @@ int main(void)
 	test_aliases();
 	test_locks();
 	test_rule();
+	test_fd_and_dangling();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
 	UNIT_DONE();
