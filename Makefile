@@ -95,7 +95,7 @@ uninstall:
 		$(DESTDIR)$(COMPDIR)/flashbench $(DESTDIR)$(MANDIR)/flashbench.1 \
 		$(DESTDIR)$(MANDIR)/flashbench-plot.1
 
-# The charts docs/guide-charts.md shows, from runs on the simulated card (needs gnuplot).
+# The charts docs/plots.md shows, from runs on the simulated card (needs gnuplot).
 PLOTS = docs/plots
 plots: flashbench
 	mkdir -p $(PLOTS)

@@ -257,6 +257,7 @@ static void md_usage(void)
 			printf(" --%s", (*t)->name);
 	puts("\nflashbench --restore=BACKUP DEVICE\n"
 	     "flashbench --analyze=FILE [--advise] [--out=FILE] [--format=FMT]\n"
+	     "flashbench --compare A B [C...] [--out=FILE] [--format=FMT]\n"
 	     "flashbench --list-sims | --help | --version\n```");
 }
 

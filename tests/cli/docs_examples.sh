@@ -10,7 +10,7 @@ need python3 || { done_testing; exit; }
 pages=()
 for f in "$ROOT/README.md" "$ROOT"/docs/*.md; do
 	# the charts guide runs flashbench-plot, which needs gnuplot
-	case $f in */guide-charts.md) need gnuplot || continue ;; esac
+	case $f in */plots.md) need gnuplot || continue ;; esac
 	pages+=("$f")
 done
 python3 "$TESTS_DIR/cli/docs_examples.py" "$FB" "$ROOT" "${pages[@]}" >"$TMP/log" 2>&1; st=$?
