@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_impl.h"
 #include "core/nearest.h"
 #include "core/out.h"
 #include "core/parse.h"
@@ -123,23 +124,14 @@ static const struct fb_option mode_opts[] = {
 	{ .name = NULL },
 };
 
-/* One entry per long option getopt knows: a test's flag, or an option. */
-struct entry {
-	const struct fb_test *test;	/* the test it selects or belongs to (NULL: shared) */
-	const struct fb_option *opt;	/* NULL: the test's flag */
-	const char *name;
-	char letter;
-};
-
-#define MAX_ENTRIES 128
-static struct entry entries[MAX_ENTRIES];
+struct entry cli_entries[MAX_ENTRIES];
 static struct option long_opts[MAX_ENTRIES + 1];
 static char short_opts[2 * MAX_ENTRIES + 2];
-static size_t nentries;
+size_t cli_nentries;
 
 static void add_entry(const struct fb_test *t, const struct fb_option *opt)
 {
-	struct entry *e = &entries[nentries];
+	struct entry *e = &cli_entries[cli_nentries];
 	int has_arg = !opt ? (t->flag_call ? optional_argument : no_argument)
 		      : opt->kind == FO_FLAG ? no_argument
 		      : opt->arg_optional ? optional_argument : required_argument;
@@ -148,7 +140,7 @@ static void add_entry(const struct fb_test *t, const struct fb_option *opt)
 	e->opt = opt;
 	e->name = opt ? opt->name : t->name;
 	e->letter = opt ? opt->letter : t->letter;
-	long_opts[nentries] = (struct option){ e->name, has_arg, NULL, 256 + (int)nentries };
+	long_opts[cli_nentries] = (struct option){ e->name, has_arg, NULL, 256 + (int)cli_nentries };
 	if (e->letter) {
 		size_t n = strlen(short_opts);
 
@@ -157,13 +149,13 @@ static void add_entry(const struct fb_test *t, const struct fb_option *opt)
 			short_opts[n++] = ':';
 		short_opts[n] = '\0';
 	}
-	nentries++;
+	cli_nentries++;
 }
 
 /* getopt's tables from the test table, once. */
-static void build_entries(void)
+void cli_build_entries(void)
 {
-	if (nentries)
+	if (cli_nentries)
 		return;
 	/* The leading ':' makes getopt return ':' for a missing argument. */
 	strcpy(short_opts, ":");
@@ -181,25 +173,25 @@ static void build_entries(void)
 /* The entry of getopt's value (a letter or 256 + index); NULL if none. */
 static const struct entry *entry_of(int val)
 {
-	if (val >= 256 && (size_t)(val - 256) < nentries)
-		return &entries[val - 256];
-	for (size_t i = 0; val > 0 && i < nentries; i++)
-		if (entries[i].letter == val)
-			return &entries[i];
+	if (val >= 256 && (size_t)(val - 256) < cli_nentries)
+		return &cli_entries[val - 256];
+	for (size_t i = 0; val > 0 && i < cli_nentries; i++)
+		if (cli_entries[i].letter == val)
+			return &cli_entries[i];
 	return NULL;
 }
 
-static const struct entry *entry_named(const char *name)
+const struct entry *cli_entry_named(const char *name)
 {
-	for (size_t i = 0; i < nentries; i++)
-		if (strcmp(entries[i].name, name) == 0)
-			return &entries[i];
+	for (size_t i = 0; i < cli_nentries; i++)
+		if (strcmp(cli_entries[i].name, name) == 0)
+			return &cli_entries[i];
 	return NULL;
 }
 
 /* A one-line usage error (no program name, no newline) into err. */
-static int __attribute__((format(printf, 3, 4)))
-usage_err(char *err, size_t len, const char *fmt, ...)
+int __attribute__((format(printf, 3, 4)))
+cli_usage_err(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -220,9 +212,9 @@ static int opt_size(const char *name, const char *v, uint64_t *x, bool zero_ok, 
 		    size_t len)
 {
 	if (parse_size(v, x) < 0)
-		return usage_err(err, len, "--%s: invalid size '%s'", name, v);
+		return cli_usage_err(err, len, "--%s: invalid size '%s'", name, v);
 	if (*x == 0 && !zero_ok)
-		return usage_err(err, len, "--%s: size must not be zero: '%s'", name, v);
+		return cli_usage_err(err, len, "--%s: size must not be zero: '%s'", name, v);
 	return FB_OK;
 }
 
@@ -231,7 +223,7 @@ static int opt_uint(const struct fb_option *p, const char *v, unsigned *x, char 
 	uint64_t v64;
 
 	if (parse_uint(v, p->min, p->max, &v64) < 0)
-		return usage_err(err, len, "--%s: '%s' is not a whole number from %llu to %llu",
+		return cli_usage_err(err, len, "--%s: '%s' is not a whole number from %llu to %llu",
 				 p->name, v, (unsigned long long)p->min,
 				 (unsigned long long)p->max);
 	*x = (unsigned)v64;
@@ -261,7 +253,7 @@ static int set_format(struct fb_opts *o, const char *arg, char *err, size_t len)
 	enum out_format f;
 
 	if (out_parse_format(arg, &f) < 0)
-		return usage_err(err, len, "--format: '%s' is not text, json or csv", arg);
+		return cli_usage_err(err, len, "--format: '%s' is not text, json or csv", arg);
 	o->format = (int)f;
 	return FB_OK;
 }
@@ -272,7 +264,7 @@ static int set_report(struct fb_opts *o, const char *arg, char *err, size_t len)
 	static const char *const tests[] = { "info", "align", "find-open-au" };
 
 	if (arg && strcmp(arg, "full") != 0)
-		return usage_err(err, len, "--report=%s: takes nothing or 'full'", arg);
+		return cli_usage_err(err, len, "--report=%s: takes nothing or 'full'", arg);
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 		fb_test_select(o, fb_test_find(tests[i]));
 	if (arg)
@@ -292,7 +284,7 @@ static int set_precondition(struct fb_opts *o, const char *arg, char *err, size_
 			o->precondition = i;
 			return FB_OK;
 		}
-	return usage_err(err, len, "--precondition: '%s' is not discard, fill or none", arg);
+	return cli_usage_err(err, len, "--precondition: '%s' is not discard, fill or none", arg);
 }
 
 static int set_option(const struct fb_option *p, struct fb_opts *o, const char *arg, char *err,
@@ -309,13 +301,13 @@ static int set_option(const struct fb_option *p, struct fb_opts *o, const char *
 	case FO_UINT: return opt_uint(p, arg, v, err, len);
 	case FO_DURATION:
 		if (parse_duration(arg, &ns) < 0 || ns == 0)
-			return usage_err(err, len, "--%s: invalid duration '%s' (90s, 5m, 2h)",
+			return cli_usage_err(err, len, "--%s: invalid duration '%s' (90s, 5m, 2h)",
 					 p->name, arg);
 		*(uint64_t *)v = ns;
 		return FB_OK;
 	case FO_PERCENT:
 		if (parse_double(arg, v) < 0 || *(double *)v < 0 || *(double *)v >= 100)
-			return usage_err(err, len, "--%s: '%s' is not a percentage from 0 to below 100",
+			return cli_usage_err(err, len, "--%s: '%s' is not a percentage from 0 to below 100",
 					 p->name, arg);
 		return FB_OK;
 	case FO_CALL:
@@ -331,9 +323,9 @@ static const char *nearest(const char *name, size_t n)
 {
 	static const char *names[MAX_ENTRIES];
 
-	for (size_t i = 0; i < nentries; i++)
-		names[i] = entries[i].name;
-	return nearest_name(name, n, names, nentries);
+	for (size_t i = 0; i < cli_nentries; i++)
+		names[i] = cli_entries[i].name;
+	return nearest_name(name, n, names, cli_nentries);
 }
 
 /* optopt 0: glibc found no long option of that name, or (it takes unique
@@ -344,19 +336,19 @@ static int long_unknown(const char *elem, char *err, size_t len)
 	char list[2048] = "";	/* every name of the table fits */
 	int matches = 0;
 
-	for (size_t i = 0; i < nentries; i++) {
-		if (strncmp(entries[i].name, elem + 2, n) != 0)
+	for (size_t i = 0; i < cli_nentries; i++) {
+		if (strncmp(cli_entries[i].name, elem + 2, n) != 0)
 			continue;
 		matches++;
 		if (at < sizeof(list))
-			at += snprintf(list + at, sizeof(list) - at, " '--%s'", entries[i].name);
+			at += snprintf(list + at, sizeof(list) - at, " '--%s'", cli_entries[i].name);
 	}
 	if (matches > 1)
-		return usage_err(err, len, "option '%s' is ambiguous; possibilities:%s", elem, list);
+		return cli_usage_err(err, len, "option '%s' is ambiguous; possibilities:%s", elem, list);
 	if (nearest(elem + 2, n))
-		return usage_err(err, len, "unrecognized option '%s': did you mean '--%s'? "
+		return cli_usage_err(err, len, "unrecognized option '%s': did you mean '--%s'? "
 				 "(flashbench --help lists them all)", elem, nearest(elem + 2, n));
-	return usage_err(err, len, "unrecognized option '%s' (flashbench --help lists them all)",
+	return cli_usage_err(err, len, "unrecognized option '%s' (flashbench --help lists them all)",
 			 elem);
 }
 
@@ -375,167 +367,15 @@ static int getopt_error(int c, char **argv, char *err, size_t len)
 	bool is_long = strncmp(elem, "--", 2) == 0;
 
 	if (c == ':' && is_long && e)
-		return usage_err(err, len, "option '--%s' requires an argument", e->name);
+		return cli_usage_err(err, len, "option '--%s' requires an argument", e->name);
 	if (c == ':')
-		return usage_err(err, len, "option '-%c' requires an argument", optopt);
+		return cli_usage_err(err, len, "option '-%c' requires an argument", optopt);
 	if (optopt == 0 && is_long)
 		return long_unknown(elem, err, len);
 	if (e)
-		return usage_err(err, len, "option '--%s' doesn't allow an argument", e->name);
-	return usage_err(err, len, "invalid option '-%c' (flashbench --help lists them all)",
+		return cli_usage_err(err, len, "option '--%s' doesn't allow an argument", e->name);
+	return cli_usage_err(err, len, "invalid option '-%c' (flashbench --help lists them all)",
 			 (unsigned char)optopt);
-}
-
-/* ---- which options do something ---- */
-
-/* The options given (by entry), with the last value of each. */
-struct given {
-	bool on[MAX_ENTRIES];
-	const char *arg[MAX_ENTRIES];
-};
-
-static bool lists(const struct fb_test *t, const char *name)
-{
-	for (const char *const *u = t->uses; u && *u; u++)
-		if (strcmp(*u, name) == 0)
-			return true;
-	return false;
-}
-
-/*
- * A selected write test that takes --erasesize: its -b must fit in an
- * erase block. The others (--sustained, --queue-depth) refuse -e, so it
- * is no limit of theirs: their -b is bounded by --size and the device.
- */
-static bool cuts_erase_blocks(const struct fb_opts *o)
-{
-	for (const struct fb_test *const *t = fb_tests; *t; t++)
-		if (fb_test_selected(o, *t) && fb_test_writes(*t) && lists(*t, "erasesize"))
-			return true;
-	return false;
-}
-
-/* Does entry e change what test t does? */
-static bool applies(const struct entry *e, const struct fb_test *t)
-{
-	unsigned scope;
-
-	if (!e->opt || e->test)
-		return e->test == t;
-	scope = e->opt->scope;
-	return (scope & SCOPE_ANY) || ((scope & SCOPE_WRITES) && fb_test_writes(t)) ||
-	       ((scope & SCOPE_LISTED) && lists(t, e->name));
-}
-
-/* The selected tests (or every test, all) that e applies to, as bits. */
-static uint32_t applies_to(const struct entry *e, uint32_t among)
-{
-	uint32_t bits = 0;
-
-	for (unsigned i = 0; fb_tests[i]; i++)
-		if ((among & (1u << i)) && applies(e, fb_tests[i]))
-			bits |= 1u << i;
-	return bits;
-}
-
-static uint32_t all_tests(void)
-{
-	uint32_t bits = 0;
-
-	for (unsigned i = 0; fb_tests[i]; i++)
-		bits |= 1u << i;
-	return bits;
-}
-
-/* "--align, --scatter and --interval" (conj: " and "); "every test" for all of them. */
-static void name_list(uint32_t bits, const char *mode, const char *conj, char *buf, size_t len)
-{
-	size_t at = 0, left = 0;
-
-	buf[0] = '\0';
-	if (bits && bits == all_tests()) {
-		snprintf(buf, len, "every test%s%s", mode ? " and " : "", mode ? mode : "");
-		return;
-	}
-	for (unsigned i = 0; fb_tests[i]; i++)
-		left += (bits >> i) & 1;
-	left += mode != NULL;
-	for (unsigned i = 0; fb_tests[i] && at < len; i++) {
-		if (!((bits >> i) & 1))
-			continue;
-		left--;
-		at += (size_t)snprintf(buf + at, len - at, "%s--%s", at == 0 ? "" :
-				       left == 0 ? conj : ", ", fb_tests[i]->name);
-	}
-	if (mode && at < len)
-		snprintf(buf + at, len - at, "%s%s", at == 0 ? "" : conj, mode);
-}
-
-/*
- * The warnings of the last cli_parse(), one per line. Old scripts pass
- * one set of options to several tests in a loop (for t in -a -O -f), and
- * the original ignored what a test did not use: a test run warns and
- * goes on. A mode (--analyze, --restore) is newer than those scripts,
- * and there an option that does nothing is still refused.
- */
-static char warnings[4096];
-
-static void warn_unused(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void warn_unused(const char *fmt, ...)
-{
-	size_t at = strlen(warnings);
-	va_list ap;
-
-	if (at + 2 >= sizeof(warnings))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(warnings + at, sizeof(warnings) - at - 1, fmt, ap);
-	va_end(ap);
-	strcat(warnings, "\n");
-}
-
-const char *cli_warnings(void)
-{
-	return warnings;
-}
-
-/* An option that none of the selected tests (or the mode) uses does
- * nothing: a warning in a test run, refused with a mode. */
-static int check_unused(const struct given *g, uint32_t sel, const char *mode, char *err,
-			size_t len)
-{
-	char with[256], uses[256];
-
-	for (size_t i = 0; i < nentries; i++) {
-		const struct entry *e = &entries[i];
-		unsigned scope = e->opt && !e->test ? e->opt->scope : 0;
-		bool analyze = mode && strcmp(mode, "--analyze") == 0;
-		/* With --analyze: its own options, and the tests that run after it with theirs. */
-		bool in_mode = analyze && ((scope & SCOPE_ANALYZE) ||
-					   (!e->opt && e->test->after_analyze) ||
-					   (e->opt && applies_to(e, sel & fb_tests_after_analyze())));
-
-		/* --compare takes --out and --format, as --analyze does. */
-		in_mode = in_mode || (mode && strcmp(mode, "--compare") == 0 &&
-				      (scope & SCOPE_ANALYZE));
-
-		if (!g->on[i] || (scope & SCOPE_MODE) || (!e->opt && !mode) ||
-		    (!mode && applies_to(e, sel)) || in_mode)
-			continue;
-		name_list(sel, mode, " and ", with, sizeof(with));
-		name_list(applies_to(e, all_tests()), scope & SCOPE_ANALYZE ? "--analyze" : NULL,
-			  " and ", uses, sizeof(uses));
-		if (!mode) {
-			warn_unused("--%s%s%.200s: has no effect with %s (it applies to %s)", e->name,
-				    g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
-				    uses[0] ? uses : "nothing");
-			continue;
-		}
-		return usage_err(err, len, "--%s%s%s: has no effect with %s (it applies to %s)",
-				 e->name, g->arg[i] ? "=" : "", g->arg[i] ? g->arg[i] : "", with,
-				 uses[0] ? uses : "nothing");
-	}
-	return FB_OK;
 }
 
 /* ---- checks ---- */
@@ -549,8 +389,8 @@ static int no_test(char *err, size_t len)
 	for (unsigned i = 0; fb_tests[i]; i++)
 		if (!fb_tests[i]->after_analyze)
 			bits |= 1u << i;
-	name_list(bits, NULL, " or ", names, sizeof(names));
-	return usage_err(err, len, "no test selected: use %s (or --analyze FILE)", names);
+	cli_name_list(bits, NULL, " or ", names, sizeof(names));
+	return cli_usage_err(err, len, "no test selected: use %s (or --analyze FILE)", names);
 }
 
 /* Everything that can be checked before the device is opened. */
@@ -559,28 +399,28 @@ static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_
 	int r;
 
 	if (o->restore && (o->preserve || o->backup))
-		return usage_err(err, len, "--restore=%s: cannot be combined with --preserve or --backup",
+		return cli_usage_err(err, len, "--restore=%s: cannot be combined with --preserve or --backup",
 				 o->restore);
 	if (o->restore && o->tests)
-		return usage_err(err, len, "--restore=%s: runs no test; give it with DEVICE alone",
+		return cli_usage_err(err, len, "--restore=%s: runs no test; give it with DEVICE alone",
 				 o->restore);
 	if (o->restore)
-		return check_unused(g, 0, "--restore", err, len);
+		return cli_check_unused(g, 0, "--restore", err, len);
 	if (o->backup && !o->preserve)
-		return usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
+		return cli_usage_err(err, len, "--backup=%s: only used with --preserve", o->backup);
 	if (!o->tests)
 		return no_test(err, len);
 	if (o->report && o->format != OUT_TEXT)
-		return usage_err(err, len, "--report: is plain text, it does not go with --format=%s",
+		return cli_usage_err(err, len, "--report: is plain text, it does not go with --format=%s",
 				 o->format == OUT_JSON ? "json" : "csv");
 	if (o->report)
 		o->format = OUT_REPORT;
 	fb_tests_expand(o);	/* --survey runs -a, --find-open-au and --advise */
-	if ((r = check_unused(g, o->tests, NULL, err, len)) != FB_OK)
+	if ((r = cli_check_unused(g, o->tests, NULL, err, len)) != FB_OK)
 		return r;
 	/* Only the write tests that take --erasesize cut erase blocks into blocks. */
-	if (cuts_erase_blocks(o) && o->blocksize > o->erasesize)
-		return usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
+	if (cli_cuts_erase_blocks(o) && o->blocksize > o->erasesize)
+		return cli_usage_err(err, len, "--blocksize %llu is larger than --erasesize %llu",
 				 (unsigned long long)o->blocksize, (unsigned long long)o->erasesize);
 	if (!o->offset_set) {
 		/* 16 MiB rounded up to the erase size, as the original did. */
@@ -596,9 +436,9 @@ static int check_opts(struct fb_opts *o, const struct given *g, char *err, size_
 static int check_args(struct fb_opts *o, const struct given *g, char *err, size_t len)
 {
 	if (o->nargs < 1)
-		return usage_err(err, len, "missing DEVICE (a block device, a file or sim:)");
+		return cli_usage_err(err, len, "missing DEVICE (a block device, a file or sim:)");
 	if (o->nargs > 1)
-		return usage_err(err, len, "unexpected argument '%s' after DEVICE '%s'",
+		return cli_usage_err(err, len, "unexpected argument '%s' after DEVICE '%s'",
 				 o->args[1], o->args[0]);
 	o->device = o->args[0];
 	return check_opts(o, g, err, len);
@@ -630,10 +470,10 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 	static struct given g;
 	int c, r;
 
-	build_entries();
+	cli_build_entries();
 	all_defaults(o);
 	memset(&g, 0, sizeof(g));
-	warnings[0] = '\0';
+	cli_warnings_clear();
 	o->argc = argc;
 	o->argv = argv;
 	if (errlen > 0)
@@ -649,20 +489,20 @@ int cli_parse(int argc, char **argv, struct fb_opts *o, char *err, size_t errlen
 			return getopt_error(c, argv, err, errlen);
 		if ((r = take(e, o, err, errlen)) != FB_OK)
 			return r;
-		g.on[e - entries] = true;
-		g.arg[e - entries] = optarg;
+		g.on[e - cli_entries] = true;
+		g.arg[e - cli_entries] = optarg;
 	}
 	o->nargs = optind < argc ? argc - optind : 0;
 	o->args = argv + (optind < argc ? optind : argc);
 	/* Saved output: analyze_main() refuses a DEVICE, a test or --restore. */
 	if (o->analyze && !(o->tests & ~fb_tests_after_analyze()) && !o->restore &&
-	    check_unused(&g, o->tests, "--analyze", err, errlen) != FB_OK)
+	    cli_check_unused(&g, o->tests, "--analyze", err, errlen) != FB_OK)
 		return FB_EUSAGE;
 	if (o->analyze)
 		return CLI_ANALYZE;
 	/* Saved results: compare_main() refuses a test and counts the inputs. */
 	if (o->compare && !o->tests && !o->restore &&
-	    check_unused(&g, 0, "--compare", err, errlen) != FB_OK)
+	    cli_check_unused(&g, 0, "--compare", err, errlen) != FB_OK)
 		return FB_EUSAGE;
 	if (o->compare)
 		return CLI_COMPARE;
@@ -675,15 +515,15 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 	int r;
 
 	if (o->blocksize % s)
-		return usage_err(err, errlen,
+		return cli_usage_err(err, errlen,
 				 "--blocksize %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->blocksize, (unsigned long long)s, t->path);
 	if (o->erasesize % s)
-		return usage_err(err, errlen,
+		return cli_usage_err(err, errlen,
 				 "--erasesize %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->erasesize, (unsigned long long)s, t->path);
 	if (o->offset % s)
-		return usage_err(err, errlen,
+		return cli_usage_err(err, errlen,
 				 "--offset %llu is not a multiple of the %llu-byte sector of %s",
 				 (unsigned long long)o->offset, (unsigned long long)s, t->path);
 	for (const struct fb_test *const *p = fb_tests; *p; p++)
@@ -693,19 +533,9 @@ int cli_check_geometry(const struct fb_opts *o, const struct target *t, char *er
 	/* at the very end nothing is left to test ("will overwrite 0B", exit 0); past it
 	 * each test says what it would access */
 	if (o->offset_set && o->offset == t->size)
-		return usage_err(err, errlen, "--offset %llu is the end of %s: nothing to test",
+		return cli_usage_err(err, errlen, "--offset %llu is the end of %s: nothing to test",
 				 (unsigned long long)o->offset, t->path);
 	return FB_OK;
-}
-
-bool cli_option_applies(const char *option, const char *test)
-{
-	const struct entry *e;
-	const struct fb_test *t = fb_test_find(test);
-
-	build_entries();
-	e = entry_named(option);
-	return e && t && applies(e, t);
 }
 
 const struct fb_option *cli_shared_options(void)
