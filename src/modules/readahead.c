@@ -15,12 +15,10 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <linux/fs.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -50,11 +48,7 @@ struct ra_sweep {
 	double rate[RA_MAX_SIZES][RA_MAX_RUNS];	/* bytes/s */
 	double cpu[RA_MAX_SIZES][RA_MAX_RUNS];	/* percent */
 	void *buf;
-	/* --buffered: the disk whose readahead is swept */
-	char dev[PATH_MAX];
-	int ra_fd;
-	bool own_fd;
-	long ra_orig;			/* 512-byte sectors, as BLKRAGET says */
+	struct ra_disk disk;		/* --buffered: the disk whose readahead is swept */
 };
 
 size_t ra_plateau(const double *rate, size_t n, double pct)
@@ -131,79 +125,6 @@ int ra_check_target(const struct fb_opts *o, const struct target *t, char *err, 
 		return -1;
 	}
 	return 0;
-}
-
-/* Message for a refused readahead change or device open. */
-static void ra_perm_error(const char *what, const char *dev, int e)
-{
-	if ((e == EACCES || e == EPERM) && geteuid() != 0)
-		fprintf(stderr, "flashbench: --buffered: %s %s needs root (CAP_SYS_ADMIN): %s\n",
-			what, dev, strerror(e));
-	else
-		fprintf(stderr, "flashbench: --buffered: %s %s: %s\n", what, dev, strerror(e));
-}
-
-/* Find the disk, remember its readahead, and prove we may change it. */
-static int ra_prepare(struct ra_sweep *s)
-{
-	char err[PATH_MAX + 256];
-	struct target *t = s->t;
-
-	s->ra_fd = t->fd;
-	snprintf(s->dev, sizeof(s->dev), "%s", t->path);
-	if (!t->blockdev) {
-		if (sysfs_disk_node(t->st_dev, s->dev, sizeof(s->dev), err, sizeof(err)) < 0) {
-			fprintf(stderr, "flashbench: --buffered: cannot find the disk holding %s: %s\n",
-				t->path, err);
-			return FB_EDEV;
-		}
-		s->ra_fd = open(s->dev, O_RDONLY | O_CLOEXEC);
-		if (s->ra_fd < 0) {
-			ra_perm_error("opening", s->dev, errno);
-			return FB_EDEV;
-		}
-		s->own_fd = true;
-	}
-	if (ioctl(s->ra_fd, BLKRAGET, &s->ra_orig) < 0) {
-		ra_perm_error("reading the readahead of", s->dev, errno);
-		return FB_EDEV;
-	}
-	/* Setting the value it already has changes nothing, but fails early
-	 * without CAP_SYS_ADMIN: before the first read, not after. */
-	if (ioctl(s->ra_fd, BLKRASET, (unsigned long)s->ra_orig) < 0) {
-		ra_perm_error("changing the readahead of", s->dev, errno);
-		return FB_EDEV;
-	}
-	/* Every way out puts it back, but SIGKILL or a power cut cannot: say how, first. */
-	fprintf(stderr, "flashbench: --buffered: the readahead of %s is %ld sectors; should this "
-		"run be killed, put it back with: blockdev --setra %ld %s\n", s->dev, s->ra_orig,
-		s->ra_orig, s->dev);
-	return FB_OK;
-}
-
-/* Put the readahead back and check that it took; FB_EDEV if it did not. */
-static int ra_restore(struct ra_sweep *s)
-{
-	long now = -1;
-
-	if (ioctl(s->ra_fd, BLKRASET, (unsigned long)s->ra_orig) < 0 ||
-	    ioctl(s->ra_fd, BLKRAGET, &now) < 0 || now != s->ra_orig) {
-		fprintf(stderr, "flashbench: could not restore the readahead of %s to %ld sectors "
-			"(now %ld): %s; run: blockdev --setra %ld %s\n", s->dev, s->ra_orig, now,
-			strerror(errno), s->ra_orig, s->dev);
-		return FB_EDEV;
-	}
-	return FB_OK;
-}
-
-static int ra_set(struct ra_sweep *s, uint64_t bytes)
-{
-	if (ioctl(s->ra_fd, BLKRASET, (unsigned long)(bytes / 512)) < 0) {
-		fprintf(stderr, "flashbench: --buffered: setting the readahead of %s to %llu: %s\n",
-			s->dev, (unsigned long long)bytes, strerror(errno));
-		return FB_EDEV;
-	}
-	return FB_OK;
 }
 
 /* One run of direct reads of 'size'; the time is the engine's. */
@@ -321,7 +242,7 @@ static int ra_sweep_all(struct ra_sweep *s)
 
 	progress_begin("readahead runs", (uint64_t)s->n * s->runs);
 	for (size_t i = 0; i < s->n; i++) {
-		if (ra_opts.buffered && (r = ra_set(s, s->size[i])) != FB_OK)
+		if (ra_opts.buffered && (r = ra_disk_set(&s->disk, s->size[i])) != FB_OK)
 			return r;
 		for (s->part = 0; s->part < s->runs; s->part++) {
 			if ((r = ra_cell(s, i, s->part)) != FB_OK)
@@ -355,7 +276,7 @@ static void ra_describe(const struct ra_sweep *s)
 	if (ra_opts.buffered)
 		out_note("readahead: buffered %s reads of %s from offset %s of %s, readahead "
 			 "of %s set to each size, page cache dropped before each run",
-			 rd, b, o, s->t->path, s->dev);
+			 rd, b, o, s->t->path, s->disk.dev);
 	else
 		out_note("readahead: O_DIRECT reads of each size, %s from offset %s of %s%s",
 			 b, o, s->t->path, s->t->sim ? " (virtual time: no %CPU)" : "");
@@ -470,7 +391,7 @@ static void ra_verdict(const struct ra_sweep *s, const struct sr_table *t,
 
 	if (ra_opts.buffered)
 		snprintf(tail, sizeof(tail), "; set it with: blockdev --setra %llu %s",
-			 (unsigned long long)(s->size[v->at] / 512), s->dev);
+			 (unsigned long long)(s->size[v->at] / 512), s->disk.dev);
 	vr_print(t, v, ra_opts.buffered ? "a readahead" : "requests", tail);
 	if (v->at + 1 == s->rows && s->rows > 1 && !(v->disagree && ra_opts.plateau <= 0))
 		out_note("readahead: the largest size is the first on the plateau: it may "
@@ -510,7 +431,7 @@ static int ra_setup(struct ra_sweep *s, const struct fb_opts *o, struct target *
 	s->o = o;
 	s->t = t;
 	s->runs = o->runs ? o->runs : RA_DEFAULT_RUNS;
-	s->ra_fd = -1;
+	s->disk.fd = -1;
 	s->off = o->offset_set ? o->offset : 0;
 	s->rd = ra_opts.min_size < RA_BUFFERED_READ ? (size_t)ra_opts.min_size : RA_BUFFERED_READ;
 	for (uint64_t z = ra_opts.min_size; z <= ra_opts.max_size && s->n < RA_MAX_SIZES; z *= 2)
@@ -538,16 +459,16 @@ static int readahead_run(const struct fb_opts *o, struct target *t)
 		return FB_EDEV;
 	r = ra_setup(s, o, t);
 	if (r == FB_OK && ra_opts.buffered)
-		r = ra_prepare(s);
+		r = ra_disk_prepare(&s->disk, s->t);
 	if (r == FB_OK) {
 		r = ra_sweep_all(s);
 		/* Whatever happened in the sweep, the disk gets its setting back. */
-		if (ra_opts.buffered && (r2 = ra_restore(s)) != FB_OK && r == FB_OK)
+		if (ra_opts.buffered && (r2 = ra_disk_restore(&s->disk)) != FB_OK && r == FB_OK)
 			r = r2;
 		ra_report(s, r == FB_OK);
 	}
-	if (s->own_fd)
-		close(s->ra_fd);
+	if (s->disk.own_fd)
+		close(s->disk.fd);
 	if (ra_opts.buffered)
 		ra_unlock();
 	eng_buffer_free(s->buf);
