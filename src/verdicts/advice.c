@@ -35,24 +35,6 @@ void adv_from_facts(const struct vf_facts *f, uint64_t size, uint32_t sector,
 	in->sector = sector;
 }
 
-struct adv_item *adv_add(struct adv *a, const char *name, const char *result, const char *fmt,
-			 ...)
-{
-	struct adv_item *it;
-	va_list ap;
-
-	if (a->nitems >= ADV_MAX_ITEMS)
-		return NULL;
-	it = &a->item[a->nitems++];
-	memset(it, 0, sizeof(*it));
-	it->name = name;
-	it->result = result;
-	va_start(ap, fmt);
-	vsnprintf(it->text, sizeof(it->text), fmt, ap);
-	va_end(ap);
-	return it;
-}
-
 static void set_value(struct adv_item *it, uint64_t v, const char *unit)
 {
 	if (!it)
