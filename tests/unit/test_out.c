@@ -1,10 +1,13 @@
 /* The output layer: text, JSON and CSV renderings of the same records,
  * and the bounded JSON reader that --analyze uses. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "core/json.h"
 #include "core/out.h"
+#include "core/out_impl.h"
 #include "unit.h"
 
 static const struct out_field fields[] = {
@@ -159,8 +162,52 @@ static void test_reader_bounds(void)
 	free(doc);
 }
 
+/* What out_put_number prints for v, of type. */
+static const char *put(enum out_type type, union out_val v)
+{
+	static char buf[64];
+	FILE *m;
+
+	memset(buf, 0, sizeof(buf));
+	m = fmemopen(buf, sizeof(buf), "w");
+
+	out_put_number(m, type, &v);
+	fclose(m);
+	return buf;
+}
+
+/*
+ * Numbers print as "%.15g" and "%" PRIu64 print them (the goldens, JSON
+ * and CSV rest on it), also where a whole number skips printf.
+ */
+static void test_numbers(void)
+{
+	static const double d[] = {
+		0, 1, -1, 7, 10, 4096, 123456789, 999999999999999, -999999999999999,
+		1e15, 1e15 + 2, 1e16, 1e300, -1e300, 9.3e18, 1.8e19, 0.5, -0.5, 1.5, 1e-5,
+		123456.789, 1234567890123.5, 4.039e3, 3.003e-6, 2.2250738585072014e-308,
+	};
+	static const uint64_t u[] = { 0, 1, 9, 10, 65535, 1ull << 32, UINT64_MAX, UINT64_MAX / 10 };
+	char want[64];
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		snprintf(want, sizeof(want), "%.15g", d[i]);
+		CHECK(strcmp(put(OT_REAL, (union out_val){ .d = d[i] }), want) == 0);
+		CHECK(strcmp(put(OT_NS, (union out_val){ .d = d[i] }), want) == 0);
+	}
+	CHECK(strcmp(put(OT_REAL, (union out_val){ .d = -0.0 }), "-0") == 0);
+	CHECK(strcmp(put(OT_REAL, (union out_val){ .d = NAN }), "") == 0);
+	CHECK(strcmp(put(OT_REAL, (union out_val){ .d = -INFINITY }), "") == 0);
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		snprintf(want, sizeof(want), "%" PRIu64, u[i]);
+		CHECK(strcmp(put(OT_BYTES, (union out_val){ .u = u[i] }), want) == 0);
+		CHECK(strcmp(put(OT_COUNT, (union out_val){ .u = u[i] }), want) == 0);
+	}
+}
+
 int main(void)
 {
+	test_numbers();
 	test_text();
 	test_json();
 	test_csv();
