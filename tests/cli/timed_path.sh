@@ -8,7 +8,8 @@
 # Skipped without valgrind and for sanitizer builds.
 . "$(dirname "$0")/lib.sh"
 
-if ! need valgrind callgrind_annotate; then
+# callgrind_annotate comes with valgrind.
+if ! need valgrind; then
 	done_testing
 	exit
 fi
@@ -21,7 +22,7 @@ ir() {	# the program's instructions under callgrind
 	valgrind --tool=callgrind --callgrind-out-file="$TMP/cg" "$@" >/dev/null 2>&1 &&
 		callgrind_annotate "$TMP/cg" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
 }
-if ! ir "$FB" --version >/dev/null || [ -z "$(ir "$FB" --version)" ]; then
+if ! command -v callgrind_annotate >/dev/null || [ -z "$(ir "$FB" --version)" ]; then
 	skip "callgrind cannot run this build"
 	done_testing
 	exit
