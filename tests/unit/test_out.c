@@ -205,9 +205,78 @@ static void test_numbers(void)
 	}
 }
 
+static unsigned formatted;	/* calls of count_text */
+static uint64_t fake_ns;
+
+static void count_text(char *line, size_t len, const union out_val *v)
+{
+	formatted++;
+	snprintf(line, len, "%llu", (unsigned long long)v[0].u);
+}
+
+static uint64_t fake_clock(void)
+{
+	return fake_ns;
+}
+
+/*
+ * Rows of numbers wait as raw values and are formatted every 100 ms (of
+ * the output's clock), before any other record, and at the end: not
+ * between two requests (issue 23). Rows with text are formatted at once.
+ */
+static void test_pending(void)
+{
+	static const struct out_field nf[] = { { "size_bytes", OT_BYTES }, { "name", OT_TEXT } };
+	static const struct out_table nums = { "nums", nf, 1, count_text, NULL };
+	static const struct out_table texts = { "texts", nf, 2, count_text, NULL };
+	char path[] = "/tmp/fbpend.XXXXXX";
+	int fd = mkstemp(path);
+	char buf[4096];
+	FILE *f;
+	size_t n;
+
+	close(fd);
+	fake_ns = 1000000000;
+	out_set_clock(fake_clock);
+	CHECK(out_open(path, OUT_TEXT) == 0);
+	out_test_begin("demo");
+	for (uint64_t i = 1; i <= 5; i++)
+		out_row(&nums, (union out_val[]){ { .u = i } });
+	CHECK(formatted == 1);	/* the first, 1 s after the last flush; the rest wait */
+	fake_ns += 99000000;
+	out_row(&nums, (union out_val[]){ { .u = 6 } });
+	CHECK(formatted == 1);
+	fake_ns += 1000000;
+	out_row(&nums, (union out_val[]){ { .u = 7 } });
+	CHECK(formatted == 7);	/* 100 ms: all that waited, in order */
+	out_row(&nums, (union out_val[]){ { .u = 8 } });
+	CHECK(formatted == 7);
+	out_row(&texts, (union out_val[]){ { .u = 9 }, { .s = "x" } });
+	CHECK(formatted == 9);	/* a row with text goes at once, after the waiting one */
+	out_row(&nums, (union out_val[]){ { .u = 10 } });
+	out_note("a note");
+	CHECK(formatted == 10);	/* any other record comes after the rows before it */
+	for (uint64_t i = 11; i <= 2000; i++)
+		out_row(&nums, (union out_val[]){ { .u = i } });
+	CHECK(formatted >= 2000 - 512 && formatted < 2000);	/* a full buffer is formatted */
+	CHECK(out_close(0, "done", NULL) == 0);
+	CHECK(formatted == 2000);
+	out_set_clock(NULL);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	unlink(path);
+	CHECK(strncmp(buf, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", 21) == 0);	/* in order */
+	CHECK(strstr(buf, "10\na note\n11\n") != NULL);
+}
+
 int main(void)
 {
 	test_numbers();
+	test_pending();
 	test_text();
 	test_json();
 	test_csv();
