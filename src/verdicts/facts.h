@@ -13,9 +13,7 @@
 
 #include <stdbool.h>
 
-#include "verdicts/verdict_align.h"
-#include "verdicts/verdict_findfat.h"
-#include "verdicts/verdict_openau.h"
+#include "verdicts/verdict_results.h"
 
 struct vf_facts {
 	bool align;			/* an align verdict was printed */

@@ -48,7 +48,6 @@ done
 # of the circle, as layers_units.py prints them.
 declare -A known_circles=(
 	["verdicts/saved_command verdicts/saved_output verdicts/saved_values"]="saved_*.c: being split by the lead"
-	["verdicts/facts verdicts/verdict_align verdicts/verdict_align_text verdicts/verdict_findfat verdicts/verdict_openau verdicts/verdict_sweep"]="files other helpers edit now: broken up last"
 )
 if need python3 nm; then
 	circles=$(python3 "$TESTS_DIR/cli/layers_units.py" "$SRC")
