@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/devinfo.h"
+#include "core/devinfo_mmc.h"
 #include "core/sysfs.h"
 
 #define SSR_WORDS 16

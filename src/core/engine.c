@@ -10,7 +10,6 @@
 #include "core/opts.h"
 #include "core/regions.h"
 
-volatile sig_atomic_t fb_stop;
 static char last_error[4096 + 256];	/* the path is up to 4 KiB */
 static uint64_t total_written, total_write_ns;
 
@@ -128,10 +127,9 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 {
 	int r;
 
-	if (fb_stop)
-		return FB_EINTR;
-	if (out_error())
-		return FB_EDEV;	/* the output layer said why */
+	/* The stop flag and the output's error share a cache line (core/hot.h). */
+	if (fb_hot.stop | fb_hot.out_error)
+		return fb_hot.stop ? FB_EINTR : FB_EDEV;	/* the output layer said why */
 	if (wr && !eng_write_allowed(off, len))
 		return FB_EDEV;
 	if (wr) {
@@ -147,7 +145,8 @@ static int eng_io(struct target *t, void *buf, size_t len, uint64_t off, uint64_
 		total_written += len;
 		total_write_ns += *ns;
 	}
-	progress_tick();
+	if (fb_hot.progress)
+		progress_tick();
 	return FB_OK;
 }
 

@@ -14,8 +14,8 @@
 #include "core/clock.h"
 #include "core/target.h"
 
-/* Set by a signal (its number): a test stops at the next request boundary. */
-extern volatile sig_atomic_t fb_stop;
+/* fb_stop: set by a signal (its number); a test stops at the next request boundary. */
+#include "core/hot.h"
 
 /*
  * The signals that stop a test instead of killing the process: every

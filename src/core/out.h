@@ -134,4 +134,10 @@ void out_csv_line(FILE *f, const struct out_table *t, const union out_val *v);
 /* The descriptor results go to (the lock on a new --out). */
 int out_fileno(void);
 
+/*
+ * The clock that paces the formatting of rows (every 100 ms, see
+ * out_row()); NULL: CLOCK_MONOTONIC_RAW. For tests.
+ */
+void out_set_clock(uint64_t (*now)(void));
+
 #endif

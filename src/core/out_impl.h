@@ -46,6 +46,12 @@ extern const struct out_renderer out_report_renderer;
 
 /* A value as a plain number or string (CSV cells, text fallback, JSON). */
 void out_put_number(FILE *f, enum out_type type, const union out_val *v);
+/*
+ * A number (not OT_TEXT, OT_BOOL: "") as out_put_number prints it, into
+ * buf of OUT_NUMBER_LEN bytes: its length.
+ */
+#define OUT_NUMBER_LEN 32
+size_t out_fmt_number(char *buf, enum out_type type, const union out_val *v);
 /* The default text form of a row: values separated by tabs. */
 void out_text_default(char *line, size_t len, const struct out_table *t, const union out_val *v);
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "core/hot.h"
 #include "core/progress.h"
 #include "core/units.h"
 
@@ -41,6 +42,7 @@ void progress_begin(const char *what, uint64_t total)
 {
 	progress_end();
 	pg.active = terminal();
+	fb_hot.progress = pg.active;	/* the engine asks before it calls progress_tick() */
 	snprintf(pg.what, sizeof(pg.what), "%s", what);
 	pg.total = total;
 	pg.done = 0;
@@ -129,4 +131,5 @@ void progress_end(void)
 {
 	progress_clear();
 	pg.active = false;
+	fb_hot.progress = false;
 }

@@ -37,22 +37,41 @@ static int sync_submit(struct qio *q, unsigned slot)
 	return 0;
 }
 
-/* Run the oldest queued request, stamped as started at t0: its result. */
-static inline int32_t sync_run(struct qio *q, unsigned *slotp, uint64_t t0)
+/* The oldest queued request's slot, taken off the FIFO. */
+static inline unsigned sync_next(struct qio *q)
 {
 	struct sync_eng *s = q->eng;
 	unsigned slot = s->slot[s->head];
-	struct qio_req *r = &q->req[slot];
-	ssize_t got;
 
 	if (++s->head == q->depth)
 		s->head = 0;
 	s->n--;
+	return slot;
+}
+
+/*
+ * Run the oldest queued request, timed: its slot in *slotp, its result.
+ * Between the two clock reads stands the system call alone (and its
+ * repetition after EINTR); the queue's bookkeeping comes before and after.
+ */
+static inline int32_t sync_run(struct qio *q, unsigned *slotp, uint64_t *t1)
+{
+	unsigned slot = sync_next(q);
+	struct qio_req *r = &q->req[slot];
+	int fd = q->fd;
+	void *buf = r->buf;
+	size_t len = r->len;
+	off_t off = (off_t)r->off;
+	bool wr = r->write;
+	uint64_t t0;
+	ssize_t got;
+
+	t0 = clock_now_ns();
+	do
+		got = wr ? pwrite(fd, buf, len, off) : pread(fd, buf, len, off);
+	while (got < 0 && errno == EINTR);
+	*t1 = clock_now_ns();
 	r->t0 = t0;
-	do {
-		got = r->write ? pwrite(q->fd, r->buf, r->len, (off_t)r->off)
-			       : pread(q->fd, r->buf, r->len, (off_t)r->off);
-	} while (got < 0 && errno == EINTR);
 	*slotp = slot;
 	return got < 0 ? -errno : (int32_t)got;
 }
@@ -60,14 +79,13 @@ static inline int32_t sync_run(struct qio *q, unsigned *slotp, uint64_t t0)
 static int sync_flush(struct qio *q)
 {
 	struct sync_eng *s = q->eng;
-	uint64_t t = s->n ? clock_now_ns() : 0;
 
 	while (s->n) {
 		unsigned slot;
-		int32_t res = sync_run(q, &slot, t);
+		uint64_t t1;
+		int32_t res = sync_run(q, &slot, &t1);
 
-		t = clock_now_ns();
-		qio_ready_add(q, slot, res, t);
+		qio_ready_add(q, slot, res, t1);
 	}
 	return 0;
 }
@@ -76,18 +94,14 @@ static int sync_reap(struct qio *q, unsigned min, struct qio_done *done, unsigne
 {
 	struct sync_eng *s = q->eng;
 	unsigned n = qio_ready_take(q, done, max);
-	uint64_t t;
 
 	(void)min;	/* every queued request completes here, up to max */
-	if (n == max || !s->n)
-		return (int)n;
-	t = clock_now_ns();
 	while (n < max && s->n) {
 		unsigned slot;
-		int32_t res = sync_run(q, &slot, t);
+		uint64_t t1;
+		int32_t res = sync_run(q, &slot, &t1);
 
-		t = clock_now_ns();
-		qio_finish(q, slot, res, t, &done[n++]);
+		qio_finish(q, slot, res, t1, &done[n++]);
 	}
 	return (int)n;
 }

@@ -1,16 +1,5 @@
-/* Dispatch of target_open() to the kind of target the path names. */
-#include <errno.h>
-#include <string.h>
-
+/* The target interface's own code (target_open(), the list of kinds: target_open.c). */
 #include "core/target.h"
-
-int target_open(const char *path, int flags, struct target **out, char *err, size_t errlen)
-{
-	*out = NULL;
-	if (strncmp(path, "sim:", 4) == 0)
-		return target_sim_open(path + 4, flags, out, err, errlen);
-	return target_dev_open(path, flags, out, err, errlen);
-}
 
 void target_close(struct target *t)
 {

@@ -27,6 +27,7 @@
 #include "core/engine.h"
 #include "core/sysfs.h"
 #include "modules/readahead.h"
+#include "modules/readahead_disk.h"
 #include "modules/steps.h"
 #include "core/progress.h"
 #include "modules/test.h"

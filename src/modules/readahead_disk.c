@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/sysfs.h"
-#include "modules/readahead.h"
+#include "modules/readahead_disk.h"
 
 /*
  * The readahead is the disk's, not this run's: two --buffered runs at

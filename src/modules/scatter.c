@@ -36,8 +36,8 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 {
 	uint64_t npos = 1ull << so.order;
 	uint64_t len = o->blocksize * so.span;
-	uint64_t stride, ns;
-	double *t_ns;
+	uint64_t stride, ns, done = 0;
+	double *t_ns, *seen;
 	struct lfsr l;
 	void *buf;
 	int r = FB_OK;
@@ -51,8 +51,9 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 	while (npos > 1 && (npos - 1) * stride + len > t->size)
 		npos--;
 	t_ns = calloc(npos, sizeof(*t_ns));
+	seen = calloc(npos, sizeof(*seen));
 	buf = eng_buffer(t, len);
-	if (!t_ns || !buf) {
+	if (!t_ns || !seen || !buf) {
 		r = FB_EDEV;
 		goto out;
 	}
@@ -60,15 +61,19 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 		t_ns[i] = -1;
 	lfsr_init(&l, npos);
 	progress_begin("scatter positions", npos);
-	for (uint64_t i = 0; i < npos; i++) {
-		uint64_t p = lfsr_next(&l);
-
-		r = eng_read_min(t, buf, len, p * stride, o->count, &ns);
+	/* The times in the order measured, one after the other: between two
+	 * requests a store to the next slot, not to a random one of 2^16. */
+	for (done = 0; done < npos; done++) {
+		r = eng_read_min(t, buf, len, lfsr_next(&l) * stride, o->count, &ns);
 		if (r != FB_OK)
 			break;
-		t_ns[p] = (double)ns;
-		progress_update(i + 1, NULL);
+		seen[done] = (double)ns;
+		progress_update(done + 1, NULL);
 	}
+	/* ...then each to its position: the same sequence again. */
+	lfsr_init(&l, npos);
+	for (uint64_t i = 0; i < done; i++)
+		t_ns[lfsr_next(&l)] = seen[i];
 	/* Print what was measured, also when stopped half-way. */
 	for (uint64_t i = 0; i < npos; i++) {
 		union out_val v[2] = { { .u = i * stride }, { .d = t_ns[i] } };
@@ -77,6 +82,7 @@ static int test_scatter_run(const struct fb_opts *o, struct target *t)
 			out_row(&scatter_table, v);
 	}
 out:
+	free(seen);
 	free(t_ns);
 	eng_buffer_free(buf);
 	return r;

@@ -97,36 +97,6 @@ static size_t sus_regions(const struct fb_opts *o, uint64_t size, struct region 
 	return 1;
 }
 
-void sus_perm_init(struct sus_perm *p, uint64_t n)
-{
-	p->n = n;
-	for (p->mask = 1; p->mask < n; p->mask = p->mask * 2 + 1)
-		;
-	p->x = 0;
-}
-
-/* A bijection of the values below mask + 1 that hides the LCG's regular low bits. */
-static uint64_t perm_mix(const struct sus_perm *p, uint64_t x)
-{
-	unsigned half = (unsigned)(__builtin_popcountll(p->mask) + 1) / 2;
-
-	x ^= x >> half;
-	x = (x * 0x9e3779b97f4a7c15ull) & p->mask;
-	return x ^ (x >> half);
-}
-
-uint64_t sus_perm_next(struct sus_perm *p)
-{
-	uint64_t v;
-
-	/* a = 1 mod 4 and c odd: the sequence visits every value below mask + 1 */
-	do {
-		p->x = (p->x * 6364136223846793005ull + 1442695040888963407ull) & p->mask;
-		v = perm_mix(p, p->x);
-	} while (v >= p->n);
-	return v;
-}
-
 /* ---- records */
 
 /* Close the open fine interval (the start in tenths of an interval). */
@@ -293,6 +263,8 @@ static void summary(const struct sus_run *s)
 		.ivs = s->ivs, .n = s->n, .fine = s->fine, .nfine = s->fine_full ? 0 : s->nfine,
 		.covered = s->n < FINE_COVER ? s->n : FINE_COVER, .fine_parts = FINE_PARTS,
 		.all = s->all, .written = s->written, .elapsed = s->elapsed,
+		.cliff_pct = sus_opts.cliff_pct, .slow_bps = sus_opts.slow_bps,
+		.interval = sus_opts.interval,
 	};
 
 	sus_summary(&r);

@@ -1,6 +1,7 @@
 /*
- * --sustained, shared between its files: the options, and the state of
- * one run -- the writer (sustained.c) and the read-back (sustained_verify.c).
+ * --sustained: its options and region, shared with its tests; the order
+ * of --random (sustained_perm.h) and the read-back (sustained_verify.h)
+ * are units of their own, which the writer (sustained.c) uses.
  */
 #ifndef FB_SUSTAINED_H
 #define FB_SUSTAINED_H
@@ -9,6 +10,9 @@
 #include <stdint.h>
 
 #include "core/target.h"
+#include "modules/sustained_perm.h"
+#include "modules/sustained_verify.h"
+#include "modules/sustained_summary.h"
 #include "modules/test.h"
 #include "verdicts/verdict_sustained.h"
 
@@ -27,46 +31,5 @@ extern struct sus_opts sus_opts;
 
 /* The region written: [start, start + len). */
 void sus_region(const struct fb_opts *o, uint64_t size, uint64_t *start, uint64_t *len);
-
-/*
- * --random: every block of the region once, in a pseudo-random order: a
- * full-period linear congruential sequence modulo the next power of two,
- * values past the last block skipped.
- */
-struct sus_perm {
-	uint64_t n, mask, x;
-};
-
-void sus_perm_init(struct sus_perm *p, uint64_t n);
-uint64_t sus_perm_next(struct sus_perm *p);
-
-/*
- * Read back what the run wrote to the region [start, start + len) --
- * from start on, written bytes in blocks of bs (the last may be shorter),
- * or with random the first written / bs blocks of the permutation of its
- * len / bs blocks -- and report them (a table row and a
- * verdict). Returns an exit status.
- */
-int sus_verify(struct target *t, uint64_t start, uint64_t len, uint64_t bs, uint64_t run,
-	       uint64_t written, bool random);
-
-extern const struct out_table sus_verify_table;
-
-/* What the summary judges: the run's intervals, and its first ones in parts. */
-struct sus_record {
-	const struct sus_iv *ivs;
-	size_t n;
-	const struct sus_iv *fine;	/* the first `covered` intervals in parts */
-	size_t nfine;			/* 0: they did not fit */
-	size_t covered;
-	unsigned fine_parts;		/* parts per interval */
-	const struct lat_hist *all;	/* every request's latency */
-	uint64_t written, elapsed;	/* bytes, ns of device time */
-};
-
-/* The summary row and the cliff and slow verdicts. */
-void sus_summary(const struct sus_record *r);
-
-extern const struct out_table sus_sum_table;
 
 #endif

@@ -7,7 +7,7 @@
 
 #include "core/lat_hist.h"
 #include "core/units.h"
-#include "modules/sustained.h"
+#include "modules/sustained_summary.h"
 #include "verdicts/verdict_sustained.h"
 
 /* The summary: "average 83M/s, initial 150M/s, sustained 60M/s; latency p50 ...". */
@@ -35,7 +35,7 @@ const struct out_table sus_sum_table = {
 	"sustained-summary", sum_fields, 9, sum_text, NULL,
 };
 
-static void cliff_verdict(const struct sus_judgement *j)
+static void cliff_verdict(const struct sus_judgement *j, double cliff_pct)
 {
 	char b[FB_FMT_LEN], tm[FB_FMT_LEN], th[FB_FMT_LEN], in[FB_FMT_LEN];
 	struct out_verdict v = { .label = "cliff", .name = "cliff", .result = "none",
@@ -45,7 +45,7 @@ static void cliff_verdict(const struct sus_judgement *j)
 	fmt_rate(in, sizeof(in), j->initial);
 	if (!j->cliff) {
 		out_verdict(&v, "none: the rate does not stay below %s (%g%% of the initial %s)",
-			    th, sus_opts.cliff_pct, in);
+			    th, cliff_pct, in);
 		return;
 	}
 	v.result = "named";
@@ -53,7 +53,7 @@ static void cliff_verdict(const struct sus_judgement *j)
 	v.value = j->cliff_bytes;
 	out_verdict(&v, "after %s (%s): the rate stays below %s (%g%% of the initial %s%s)",
 		    fmt_size(b, sizeof(b), j->cliff_bytes), fmt_time(tm, sizeof(tm), j->cliff_ns),
-		    th, sus_opts.cliff_pct, in, j->from_start ?
+		    th, cliff_pct, in, j->from_start ?
 		    ", from tenths of the first intervals: the cliff lies inside the first one" : "");
 }
 
@@ -83,15 +83,15 @@ void sus_summary(const struct sus_record *r)
 
 	if (r->n == 0)
 		return;
-	if (!sus_judge_start(r->ivs, r->n, r->fine, r->nfine, r->covered, sus_opts.cliff_pct,
-			     (double)sus_opts.slow_bps, (double)sus_opts.interval / 2,
-			     (double)sus_opts.interval / r->fine_parts / 2, &j))
+	if (!sus_judge_start(r->ivs, r->n, r->fine, r->nfine, r->covered, r->cliff_pct,
+			     (double)r->slow_bps, (double)r->interval / 2,
+			     (double)r->interval / r->fine_parts / 2, &j))
 		return;
 	out_row(&sus_sum_table, (union out_val[]){
 		{ .u = r->written }, { .d = (double)r->elapsed }, { .d = j.average },
 		{ .d = j.initial }, { .d = j.sustained }, { .d = lh_percentile(r->all, 50) },
 		{ .d = lh_percentile(r->all, 99) }, { .d = lh_percentile(r->all, 99.9) },
 		{ .d = (double)lh_max(r->all) } });
-	cliff_verdict(&j);
+	cliff_verdict(&j, r->cliff_pct);
 	slow_verdict(&j);
 }

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 
 #include "core/engine.h"
+#include "core/opts.h"
 #include "core/progress.h"
 #include "core/units.h"
 #include "modules/stamp.h"
-#include "modules/sustained.h"
+#include "modules/sustained_perm.h"
+#include "modules/sustained_verify.h"
 
 /*
  * "read back 4096 blocks: 2048 bad (2048 wrapped, 0 misplaced, 0 dropped,

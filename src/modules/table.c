@@ -37,30 +37,23 @@ const struct fb_test *const fb_tests[] = {
 _Static_assert(sizeof(fb_tests) / sizeof(fb_tests[0]) <= 33,
 	       "struct fb_opts selects tests with the bits of a uint32_t");
 
+/*
+ * The selection's bits are the places in this table: handed down to
+ * modules/selection.c before main(), so that the modules that ask
+ * whether another test runs (fb_test_bit()) do not use the table that
+ * lists them.
+ */
+__attribute__((constructor)) static void table_hand_down(void)
+{
+	fb_test_order(fb_tests);
+}
+
 const struct fb_test *fb_test_find(const char *name)
 {
 	for (const struct fb_test *const *t = fb_tests; *t; t++)
 		if (strcmp((*t)->name, name) == 0)
 			return *t;
 	return NULL;
-}
-
-uint32_t fb_test_bit(const struct fb_test *t)
-{
-	for (unsigned i = 0; fb_tests[i]; i++)
-		if (fb_tests[i] == t)
-			return 1u << i;
-	return 0;
-}
-
-bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t)
-{
-	return (o->tests & fb_test_bit(t)) != 0;
-}
-
-void fb_test_select(struct fb_opts *o, const struct fb_test *t)
-{
-	o->tests |= fb_test_bit(t);
 }
 
 bool fb_test_writes(const struct fb_test *t)

@@ -117,8 +117,10 @@ extern const struct fb_test *const fb_tests[];
 
 /* The test of that name, or NULL. */
 const struct fb_test *fb_test_find(const char *name);
-/* Its bit in struct fb_opts' selection. */
+/* Its bit in struct fb_opts' selection (modules/selection.c): its place in the table. */
 uint32_t fb_test_bit(const struct fb_test *t);
+/* The order the bits follow: table.c's fb_tests, handed down before main(). */
+void fb_test_order(const struct fb_test *const *tests);
 bool fb_test_selected(const struct fb_opts *o, const struct fb_test *t);
 /* Select it (a test that runs another first, as --find-open-au runs -a). */
 void fb_test_select(struct fb_opts *o, const struct fb_test *t);

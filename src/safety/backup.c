@@ -15,7 +15,6 @@
 #include "core/engine.h"
 #include "core/fullio.h"
 #include "core/opts.h"
-#include "safety/preserve.h"
 #include "safety/safety.h"
 #include "core/units.h"
 

@@ -7,10 +7,15 @@
 #define FB_BACKUP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/regions.h"
 #include "core/target.h"
+
+/* FNV-1a 64: h is the running value (start with FNV64_INIT). */
+#define FNV64_INIT 0xcbf29ce484222325ull
+uint64_t fnv1a64(uint64_t h, const void *buf, size_t len);
 
 #define BK_MAX_REGIONS	(1u << 20)
 #define BK_TEXT		1024u		/* device path and identity fields */

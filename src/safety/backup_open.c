@@ -10,7 +10,6 @@
 #include "safety/backup.h"
 #include "core/fullio.h"
 #include "core/opts.h"
-#include "safety/preserve.h"
 #include "safety/safety.h"
 
 /* Header and tables of a backup file; FB_OK or FB_ESAFETY with a message. */

@@ -22,12 +22,9 @@
 #include "core/opts.h"
 #include "core/regions.h"
 #include "core/target.h"
+#include "safety/backup.h"	/* fnv1a64(), struct preserve */
 
 struct preserve;
-
-/* FNV-1a 64: h is the running value (start with FNV64_INIT). */
-#define FNV64_INIT 0xcbf29ce484222325ull
-uint64_t fnv1a64(uint64_t h, const void *buf, size_t len);
 
 /*
  * Before the first write of a run, given the n merged regions the

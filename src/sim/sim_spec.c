@@ -1,5 +1,5 @@
 /*
- * Parsing of sim: specs and the table of presets.
+ * Parsing of sim: specs (the presets they start from: sim_presets.c).
  *
  * Value syntax, per kind of key:
  *   sizes     parse_size(): 4194304, 0x400000, 16K, 4M, 1.5M, 3MiB
@@ -23,85 +23,10 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "sim/sim_presets.h"
 #include "sim/sim_spec.h"
 #include "core/units.h"
 
-/*
- * The presets, with their true parameters. Each has a different
- * readahead plateau (read_chunk, see sim_model.h): fat 32K, sd 64K,
- * usb 128K, tlc 256K, ssd 512K, smr 1M.
- */
-struct preset {
-	const char *name;
-	const char *what;
-	struct sim_params p;
-};
-
-#define KIB	1024ULL
-#define MIB	(1024ULL * 1024)
-#define GIB	(1024ULL * 1024 * 1024)
-#define US	1000ULL
-#define MS	1000000ULL
-#define MBPS	1000000ULL
-
-static const struct preset presets[] = {
-	{ "sd", "typical SD card (the default)", {
-		.size = 4 * GIB, .erase = 4 * MIB, .page = 16 * KIB,
-		.read_lat = 600 * US, .read_bw = 22 * MBPS, .read_chunk = 64 * KIB,
-		.page_cross = 150 * US, .erase_cross = 450 * US,
-		.write_lat = 400 * US, .write_bw = 10 * MBPS, .copy_bw = 14 * MBPS,
-		.erase_ns = 3 * MS, .open_au = 5, .open_au_random = 3,
-		.fat_aus = 0, .channels = 1, .cache = 0,
-		.cache_bw = 30 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
-		.stall_ns = 1 * MS } },
-	{ "usb", "USB stick: 8 MiB erase blocks, many open AUs", {
-		.size = 16 * GIB, .erase = 8 * MIB, .page = 16 * KIB,
-		.read_lat = 1 * MS, .read_bw = 30 * MBPS, .read_chunk = 128 * KIB,
-		.page_cross = 100 * US, .erase_cross = 400 * US,
-		.write_lat = 300 * US, .write_bw = 12 * MBPS, .copy_bw = 20 * MBPS,
-		.erase_ns = 4 * MS, .open_au = 12, .open_au_random = 4,
-		.fat_aus = 0, .channels = 1, .cache = 0,
-		.cache_bw = 40 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
-		.stall_ns = 1 * MS } },
-	{ "fat", "SD card with a FAT-optimised area in its first 2 AUs, no random AUs elsewhere", {
-		.size = 2 * GIB, .erase = 4 * MIB, .page = 8 * KIB,
-		.read_lat = 500 * US, .read_bw = 18 * MBPS, .read_chunk = 32 * KIB,
-		.page_cross = 120 * US, .erase_cross = 400 * US,
-		.write_lat = 500 * US, .write_bw = 8 * MBPS, .copy_bw = 12 * MBPS,
-		.erase_ns = 3 * MS, .open_au = 3, .open_au_random = 0,
-		.fat_aus = 2, .channels = 1, .cache = 0,
-		.cache_bw = 30 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
-		.stall_ns = 1 * MS } },
-	{ "tlc", "TLC card with 6 MiB erase blocks", {
-		.size = 6 * GIB, .erase = 6 * MIB, .page = 16 * KIB,
-		.read_lat = 1500 * US, .read_bw = 40 * MBPS, .read_chunk = 256 * KIB,
-		.page_cross = 100 * US, .erase_cross = 600 * US,
-		.write_lat = 600 * US, .write_bw = 8 * MBPS, .copy_bw = 12 * MBPS,
-		.erase_ns = 5 * MS, .open_au = 4, .open_au_random = 2,
-		.fat_aus = 0, .channels = 1, .cache = 0,
-		.cache_bw = 40 * MBPS, .cache_recover = 10 * MBPS, .seed = 1,
-		.stall_ns = 1 * MS } },
-	{ "ssd", "SATA SSD: 8 channels, 1 GiB write cache, many open AUs", {
-		.size = 32 * GIB, .erase = 16 * MIB, .page = 16 * KIB,
-		.read_lat = 250 * US, .read_bw = 500 * MBPS, .read_chunk = 512 * KIB,
-		.page_cross = 5 * US, .erase_cross = 20 * US,
-		.write_lat = 50 * US, .write_bw = 200 * MBPS, .copy_bw = 400 * MBPS,
-		.erase_ns = 2 * MS, .open_au = 64, .open_au_random = 32,
-		.fat_aus = 0, .channels = 8, .cache = 1 * GIB,
-		.cache_bw = 450 * MBPS, .cache_recover = 200 * MBPS, .seed = 1,
-		.stall_ns = 1 * MS } },
-	{ "smr", "drive-managed SMR disk: 256 MiB bands, 2 GiB media cache", {
-		.size = 64 * GIB, .erase = 256 * MIB, .page = 4 * KIB,
-		.read_lat = 8 * MS, .read_bw = 180 * MBPS, .read_chunk = 1 * MIB,
-		.page_cross = 10 * US, .erase_cross = 1 * MS,
-		.write_lat = 4 * MS, .write_bw = 180 * MBPS, .copy_bw = 100 * MBPS,
-		.erase_ns = 0, .open_au = 4, .open_au_random = 0,
-		.fat_aus = 0, .channels = 1, .cache = 2 * GIB,
-		.cache_bw = 150 * MBPS, .cache_recover = 40 * MBPS, .seed = 1,
-		.stall_ns = 1 * MS } },
-};
-
-#define NPRESETS (sizeof(presets) / sizeof(presets[0]))
 
 enum ktype { K_SIZE, K_TIME, K_RATE, K_UINT, K_U64, K_PCT, K_PROB, K_FAIL, K_IMAGE };
 
@@ -160,14 +85,6 @@ static const struct key keys[] = {
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
-
-const struct sim_params *sim_preset(const char *name)
-{
-	for (size_t i = 0; i < NPRESETS; i++)
-		if (strcmp(presets[i].name, name) == 0)
-			return &presets[i].p;
-	return NULL;
-}
 
 static const struct key *find_key(const char *name)
 {
@@ -506,7 +423,7 @@ int sim_spec_parse(const char *spec, struct sim_spec *out, char *err, size_t err
 	uint64_t seen = 0;
 
 	memset(out, 0, sizeof(*out));
-	apply_preset(out, presets[0].name, err, errlen);
+	apply_preset(out, sim_preset_at(0, NULL), err, errlen);
 	while (*s) {
 		size_t n = strcspn(s, ",");
 
@@ -582,10 +499,11 @@ void sim_list_presets(FILE *f)
 
 	fprintf(f, "Simulated cards: sim:PRESET[,key=value...] or sim:key=value,...\n"
 		"The first preset is the default. Parameters of each preset:\n");
-	for (size_t i = 0; i < NPRESETS; i++) {
-		const struct sim_params *p = &presets[i].p;
+	for (size_t i = 0; sim_preset_at(i, NULL); i++) {
+		const char *what, *name = sim_preset_at(i, &what);
+		const struct sim_params *p = sim_preset(name);
 
-		fprintf(f, "\n%s\t%s\n", presets[i].name, presets[i].what);
+		fprintf(f, "\n%s\t%s\n", name, what);
 		for (int g = 1; g <= 9; g++) {
 			format_group(p, g, line, sizeof(line));
 			fprintf(f, "\t%s\n", line);

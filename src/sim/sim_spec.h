@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "sim/sim_model.h"
+#include "sim/sim_presets.h"	/* sim_preset(): what a spec starts from */
 
 #define SIM_NAME_LEN 16
 
@@ -32,9 +33,6 @@ int sim_spec_parse(const char *spec, struct sim_spec *out, char *err, size_t err
  * image= (into buf); false for anything else, or a spec that does not parse.
  */
 bool sim_device_image(const char *device, char *buf, size_t len);
-
-/* The parameters of a preset, or NULL for an unknown name. */
-const struct sim_params *sim_preset(const char *name);
 
 /* Every preset with its description and all its parameters. */
 void sim_list_presets(FILE *f);

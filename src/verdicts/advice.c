@@ -9,6 +9,7 @@
 #include "core/arith.h"
 #include "core/units.h"
 #include "verdicts/advice.h"
+#include "verdicts/verdict_align.h"
 
 void adv_from_facts(const struct vf_facts *f, uint64_t size, uint32_t sector,
 		    struct adv_in *in)
@@ -38,24 +39,6 @@ void adv_from_facts(const struct vf_facts *f, uint64_t size, uint32_t sector,
 		in->size = f->capacity_real;
 		in->claimed = size;
 	}
-}
-
-struct adv_item *adv_add(struct adv *a, const char *name, const char *result, const char *fmt,
-			 ...)
-{
-	struct adv_item *it;
-	va_list ap;
-
-	if (a->nitems >= ADV_MAX_ITEMS)
-		return NULL;
-	it = &a->item[a->nitems++];
-	memset(it, 0, sizeof(*it));
-	it->name = name;
-	it->result = result;
-	va_start(ap, fmt);
-	vsnprintf(it->text, sizeof(it->text), fmt, ap);
-	va_end(ap);
-	return it;
 }
 
 static void set_value(struct adv_item *it, uint64_t v, const char *unit)
@@ -279,17 +262,6 @@ static bool layout_size(const struct adv_in *in, struct adv *a)
 			  (unsigned long long)(a->size / a->sector), (unsigned long long)blocks,
 			  fmt_size(r, sizeof(r), in->size - a->start - a->size)), a->size, "bytes");
 	return true;
-}
-
-void adv_script_line(struct adv *a, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (a->nscript >= ADV_MAX_SCRIPT)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(a->script[a->nscript++], sizeof(a->script[0]), fmt, ap);
-	va_end(ap);
 }
 
 static void layout_script(struct adv *a)

@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/compare_input.h"
+#include "verdicts/compare_csv.h"
+#include "verdicts/compare_table.h"
+#include "verdicts/saved_output.h"
 #include "core/units.h"
 
 #define CSV_MAX_COLS 256

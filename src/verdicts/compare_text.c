@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verdicts/compare_input.h"
+#include "verdicts/compare_text.h"
+#include "verdicts/compare_table.h"
+#include "verdicts/saved_output.h"
 #include "core/units.h"
 
 struct ci_input *ci_next_run(struct ci_reader *rd)

@@ -14,9 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "verdicts/verdict_align.h"
-#include "verdicts/verdict_findfat.h"
-#include "verdicts/verdict_openau.h"
+#include "verdicts/verdict_results.h"
 
 struct vf_facts {
 	bool align;			/* an align verdict was printed */

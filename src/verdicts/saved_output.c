@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verdicts/saved_command.h"
 #include "verdicts/saved_output.h"
 #include "verdicts/saved_readahead.h"
 

@@ -6,7 +6,7 @@
 #ifndef FB_VERDICT_ALIGN_TEXT_H
 #define FB_VERDICT_ALIGN_TEXT_H
 
-#include "verdicts/verdict_align.h"
+#include "verdicts/verdict_results.h"
 #include "verdicts/verdict_step.h"
 
 /* The erase rise of one family, and a second one above it (if clean). */

@@ -19,17 +19,10 @@
 #include <stddef.h>
 
 #include "verdicts/verdict_openau.h"
+#include "verdicts/verdict_results.h"	/* struct ff_result */
 
 #define FF_FACTOR 2.0
 
-enum ff_state { FF_CANNOT, FF_NONE, FF_AREA, FF_UNCERTAIN };
-
-struct ff_result {
-	enum ff_state state;
-	unsigned area;		/* FF_AREA: erase blocks at the start that stay fast */
-	bool random;		/* written with --random */
-	char why[320];
-};
 
 /* cols[i]: erase block i's rates (complete: reached the smallest size). */
 void ff_judge(const struct oa_run *cols, size_t ncol, bool random, struct ff_result *res);

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verdicts/verdict_results.h"	/* enum oa_class, struct oa_bracket */
+
 #define OA_MAX_LINES 64
 /* Lines in a row with the signature before it counts (and a run stops). */
 #define OA_GC_LINES 3
@@ -35,7 +37,6 @@
 /* ...and this little is a command's overhead, even with the signature. */
 #define OA_OVERHEAD_COPY 0.025
 
-enum oa_class { OA_INCONCLUSIVE, OA_FAST, OA_SLOW };
 
 struct oa_run {
 	uint64_t erase;			/* erase block size, bytes */
@@ -101,24 +102,6 @@ struct oa_stop *oa_stop_new(unsigned ncol, uint64_t erase);
 bool oa_stop_line(struct oa_stop *s, uint64_t size, const double *rates);
 void oa_stop_free(struct oa_stop *s);
 
-/*
- * The search result, and what --analyze concludes from several runs. An N
- * measured more than once counts as its best result: a slow episode of
- * the card (or the host) looks like garbage collection for a while, but
- * nothing makes a card that collects garbage at N look fast.
- */
-#define OA_BRACKET_N 4096	/* N from 1 to this (--open-au-nr's limit) are remembered */
-
-struct oa_bracket {
-	unsigned fast;		/* largest N found fast (0: none) */
-	unsigned slow;		/* smallest N found slow (0: none) */
-	unsigned inconclusive;	/* smallest inconclusive N above fast (0: none) */
-	bool contradicts;	/* a fast N above a slow one */
-	unsigned char best[OA_BRACKET_N + 1];	/* per N: 0 unseen, else 1 + enum oa_class */
-};
-
-void oa_bracket_init(struct oa_bracket *b);
-void oa_bracket_add(struct oa_bracket *b, unsigned nr, enum oa_class c);
 /* "verdict: open AUs (linear): 16 fast, 17 slow" (why: appended when not NULL). */
 void oa_bracket_print(const struct oa_bracket *b, bool random, const char *why);
 

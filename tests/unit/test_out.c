@@ -1,10 +1,13 @@
 /* The output layer: text, JSON and CSV renderings of the same records,
  * and the bounded JSON reader that --analyze uses. */
+#include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "core/json.h"
 #include "core/out.h"
+#include "core/out_impl.h"
 #include "unit.h"
 
 static const struct out_field fields[] = {
@@ -159,8 +162,121 @@ static void test_reader_bounds(void)
 	free(doc);
 }
 
+/* What out_put_number prints for v, of type. */
+static const char *put(enum out_type type, union out_val v)
+{
+	static char buf[64];
+	FILE *m;
+
+	memset(buf, 0, sizeof(buf));
+	m = fmemopen(buf, sizeof(buf), "w");
+
+	out_put_number(m, type, &v);
+	fclose(m);
+	return buf;
+}
+
+/*
+ * Numbers print as "%.15g" and "%" PRIu64 print them (the goldens, JSON
+ * and CSV rest on it), also where a whole number skips printf.
+ */
+static void test_numbers(void)
+{
+	static const double d[] = {
+		0, 1, -1, 7, 10, 4096, 123456789, 999999999999999, -999999999999999,
+		1e15, 1e15 + 2, 1e16, 1e300, -1e300, 9.3e18, 1.8e19, 0.5, -0.5, 1.5, 1e-5,
+		123456.789, 1234567890123.5, 4.039e3, 3.003e-6, 2.2250738585072014e-308,
+	};
+	static const uint64_t u[] = { 0, 1, 9, 10, 65535, 1ull << 32, UINT64_MAX, UINT64_MAX / 10 };
+	char want[64];
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		snprintf(want, sizeof(want), "%.15g", d[i]);
+		CHECK(strcmp(put(OT_REAL, (union out_val){ .d = d[i] }), want) == 0);
+		CHECK(strcmp(put(OT_NS, (union out_val){ .d = d[i] }), want) == 0);
+	}
+	CHECK(strcmp(put(OT_REAL, (union out_val){ .d = -0.0 }), "-0") == 0);
+	CHECK(strcmp(put(OT_REAL, (union out_val){ .d = NAN }), "") == 0);
+	CHECK(strcmp(put(OT_REAL, (union out_val){ .d = -INFINITY }), "") == 0);
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+		snprintf(want, sizeof(want), "%" PRIu64, u[i]);
+		CHECK(strcmp(put(OT_BYTES, (union out_val){ .u = u[i] }), want) == 0);
+		CHECK(strcmp(put(OT_COUNT, (union out_val){ .u = u[i] }), want) == 0);
+	}
+}
+
+static unsigned formatted;	/* calls of count_text */
+static uint64_t fake_ns;
+
+static void count_text(char *line, size_t len, const union out_val *v)
+{
+	formatted++;
+	snprintf(line, len, "%llu", (unsigned long long)v[0].u);
+}
+
+static uint64_t fake_clock(void)
+{
+	return fake_ns;
+}
+
+/*
+ * Rows of numbers wait as raw values and are formatted every 100 ms (of
+ * the output's clock), before any other record, and at the end: not
+ * between two requests (issue 23). Rows with text are formatted at once.
+ */
+static void test_pending(void)
+{
+	static const struct out_field nf[] = { { "size_bytes", OT_BYTES }, { "name", OT_TEXT } };
+	static const struct out_table nums = { "nums", nf, 1, count_text, NULL };
+	static const struct out_table texts = { "texts", nf, 2, count_text, NULL };
+	char path[] = "/tmp/fbpend.XXXXXX";
+	int fd = mkstemp(path);
+	char buf[4096];
+	FILE *f;
+	size_t n;
+
+	close(fd);
+	fake_ns = 1000000000;
+	out_set_clock(fake_clock);
+	CHECK(out_open(path, OUT_TEXT) == 0);
+	out_test_begin("demo");
+	for (uint64_t i = 1; i <= 5; i++)
+		out_row(&nums, (union out_val[]){ { .u = i } });
+	CHECK(formatted == 1);	/* the first, 1 s after the last flush; the rest wait */
+	fake_ns += 99000000;
+	out_row(&nums, (union out_val[]){ { .u = 6 } });
+	CHECK(formatted == 1);
+	fake_ns += 1000000;
+	out_row(&nums, (union out_val[]){ { .u = 7 } });
+	CHECK(formatted == 7);	/* 100 ms: all that waited, in order */
+	out_row(&nums, (union out_val[]){ { .u = 8 } });
+	CHECK(formatted == 7);
+	out_row(&texts, (union out_val[]){ { .u = 9 }, { .s = "x" } });
+	CHECK(formatted == 9);	/* a row with text goes at once, after the waiting one */
+	out_row(&nums, (union out_val[]){ { .u = 10 } });
+	out_note("a note");
+	CHECK(formatted == 10);	/* any other record comes after the rows before it */
+	for (uint64_t i = 11; i <= 2000; i++)
+		out_row(&nums, (union out_val[]){ { .u = i } });
+	CHECK(formatted >= 2000 - 512 && formatted < 2000);	/* a full buffer is formatted */
+	CHECK(out_close(0, "done", NULL) == 0);
+	CHECK(formatted == 2000);
+	out_set_clock(NULL);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	if (f)
+		fclose(f);
+	unlink(path);
+	CHECK(strncmp(buf, "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", 21) == 0);	/* in order */
+	CHECK(strstr(buf, "10\na note\n11\n") != NULL);
+}
+
 int main(void)
 {
+	test_numbers();
+	test_pending();
 	test_text();
 	test_json();
 	test_csv();

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "verdicts/saved_output.h"
 #include "verdicts/saved_readahead.h"
 #include "verdicts/verdict_readahead.h"
 #include "unit.h"

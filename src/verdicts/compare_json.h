@@ -1,0 +1,9 @@
+/* --compare: the reader of JSON inputs (compare_json.c), into compare_table.h's tables. */
+#ifndef FB_COMPARE_JSON_H
+#define FB_COMPARE_JSON_H
+
+#include "verdicts/analyze_input.h"
+#include "verdicts/compare_table.h"
+
+extern const struct ai_json_source compare_json_source;
+#endif

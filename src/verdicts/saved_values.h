@@ -1,0 +1,28 @@
+/*
+ * The values of saved output (saved_values.c): times, sizes and rates as
+ * printed, their round trip through the output, and an align row's times
+ * checked against its diff.
+ */
+#ifndef FB_SAVED_VALUES_H
+#define FB_SAVED_VALUES_H
+
+#include <stdint.h>
+
+#include "verdicts/saved_line.h"
+
+/* A time such as "735µs", "1.08ms", "-6799ns", "1e+03µ", "-412331" (ns). */
+int so_parse_time(const char *s, double *ns);
+/* A size such as "4MiB", "512KiB", "2KiB", "512B", "1.5GiB". */
+int so_parse_size(const char *s, uint64_t *bytes);
+/* A rate such as "22M/s", "471K/s", "1.2G/s" (decimal). */
+int so_parse_rate(const char *s, double *bps);
+
+/* The value a number shows after a round trip through the output. */
+double so_round_time(double ns);
+double so_round_rate(double bps);
+
+/* Check an align row's diff; restore a unit lost in copying. tok: the
+ * four time fields as printed (pre, on, post, diff). */
+int so_align_times(char *const tok[4], struct so_line *o);
+
+#endif
