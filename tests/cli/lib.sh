@@ -63,12 +63,13 @@ make_loop() {
 }
 # detach_ours DEV FILE: detach DEV only while FILE still backs it. A test
 # that detached DEV itself leaves its number free, and another process may
-# have attached its own device there by the time the cleanup runs.
+# have attached its own device there by the time the cleanup runs. The
+# backing file is known by its device and inode, not its name: a test that
+# renames it (matrix.sh: "g.moved (deleted)") still gets its device back.
 detach_ours() {
 	local back
-	back=$(losetup -nO BACK-FILE "$1" 2>/dev/null) || return 0
-	[ -n "$back" ] && [ "$(stat -Lc %d:%i:%t:%T "$back" 2>/dev/null)" = \
-		"$(stat -Lc %d:%i:%t:%T "$2" 2>/dev/null)" ] && losetup -d "$1"
+	back=$(losetup -nO BACK-MAJ:MIN,BACK-INO "$1" 2>/dev/null | awk '{ print $1, $2 }') || return 0
+	[ -n "$back" ] && [ "$back" = "$(stat -Lc '%Hd:%Ld %i' "$2" 2>/dev/null)" ] && losetup -d "$1"
 }
 done_testing() {
 	echo "cli: $_passed passed, $_failed failed, $_skipped skipped"

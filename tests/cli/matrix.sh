@@ -307,6 +307,10 @@ bad_out "--out on it" 2 "$TMP/g.hard2" -a --count=1 sim:
 ok "--out there: names the mount" grep -q "$LG is mounted on $TMP/gm" <<<"$ERR"
 umount "$TMP/gm"
 ok "the file system is intact" e2fsck -fn "$G" >/dev/null 2>&1
+# The cleanup knows its loop device by the backing file's device and inode:
+# renamed and unlinked, it is still detached (by name it leaked, every run).
+detach_ours "$LG" "$G"
+ok "the loop device of the renamed image is detached" bash -c "! losetup '$LG' >/dev/null 2>&1 || ! losetup -nO BACK-INO '$LG' | grep -qw \"\$(stat -c %i '$G')\""
 
 # 7. Issue 24, 1 and 2: every pair among DEVICE, --out, --log, --backup,
 # standard output and standard error naming one storage is refused before
