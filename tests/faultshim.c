@@ -142,6 +142,13 @@ static int open_mode(int flags, va_list ap)
 	return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, int) : 0;
 }
 
+/* open() and open64(): the link swapped first when it is the one watched. */
+static int swap_and_open(const char *path, int flags, int mode)
+{
+	maybe_swap(path);
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
 int open(const char *path, int flags, ...)
 {
 	va_list ap;
@@ -150,8 +157,7 @@ int open(const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = open_mode(flags, ap);
 	va_end(ap);
-	maybe_swap(path);
-	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+	return swap_and_open(path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
@@ -162,6 +168,5 @@ int open64(const char *path, int flags, ...)
 	va_start(ap, flags);
 	mode = open_mode(flags, ap);
 	va_end(ap);
-	maybe_swap(path);
-	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+	return swap_and_open(path, flags, mode);
 }

@@ -374,25 +374,10 @@ static int set_slow(struct fb_opts *o, const char *arg, char *err, size_t len)
 	return FB_OK;
 }
 
-/* Two names of one file (or, not there yet, the same name). */
-static bool same_file(const char *a, const char *b)
-{
-	struct stat x, y;
-
-	if (stat(a, &x) == 0 && stat(b, &y) == 0)
-		return x.st_dev == y.st_dev && x.st_ino == y.st_ino;
-	return strcmp(a, b) == 0;
-}
-
 static int sus_check(struct fb_opts *o, char *err, size_t len)
 {
 	if (sus_opts.cliff_pct <= 0) {
 		snprintf(err, len, "--cliff: %g is not a percentage above 0", sus_opts.cliff_pct);
-		return FB_EUSAGE;
-	}
-	if (sus_opts.log && o->out && same_file(sus_opts.log, o->out)) {
-		snprintf(err, len, "--log=%s: is the --out file; the records go to another file",
-			 sus_opts.log);
 		return FB_EUSAGE;
 	}
 	if (sus_opts.verify && o->blocksize < STAMP_LEN) {
