@@ -5,6 +5,8 @@
 # round; then peak RSS of every test, the clock, the simulated card's speed.
 # Not part of make check: needs root; installs fio if missing.
 #   bench/run.sh [ROUNDS [IMAGE_DIR]]   (default 7 rounds, /dev/shm)
+# Everything runs on one CPU, the loop device's worker too (bench_pin in
+# lib.sh says why; BENCH_PIN=no to run as the machine is).
 #
 # Every line: the median over the rounds, the spread (min-max), and the
 # ratio flashbench / other of the medians. How flashbench is driven (the
@@ -13,9 +15,10 @@
 #                  timed reads, one per row, every 8 KiB over the device in
 #                  -s's LFSR order (bareloop lfsr:8192 reads the same in the
 #                  same order; fio --rw=read:4k the same offsets in turn,
-#                  which a loop device over tmpfs serves ~10% faster); IOPS = 65536 /
+#                  which a loop device over tmpfs serves ~10% faster); IOPS = 65535 /
 #                  (wall time - wall time of the same run at --scatter-order=0),
-#                  so start-up and exit cancel; latencies from the rows
+#                  so start-up and exit cancel, CPU time the same way
+#                  (bareloop's too: N=65536 less N=1); latencies from the rows
 #   1 MiB read     --readahead --min-size=1M --max-size=1M --runs=1: rate_bps_1
 #   1 MiB write    -O --open-au-nr=1 -e 64M -b 1M --offset=0: the 1MiB row
 #   4 KiB random   --queue-depth=1 --engine=sync --runs=1 --random -b 4096
@@ -29,10 +32,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 command -v fio >/dev/null || apt-get install -y fio >/dev/null || { echo "bench: cannot install fio" >&2; exit 1; }
 command -v python3 >/dev/null || { echo "bench: needs python3 (fio's JSON)" >&2; exit 1; }
 [ -x /usr/bin/time ] || apt-get install -y time >/dev/null
-work=$(mktemp -d)
+# Outputs in tmpfs: a file system on a disk would write them back later,
+# in the kernel's unbound work, on the CPU the tools are pinned to.
+work=$(mktemp -d -p "$([ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'bench_cleanup; rm -rf "$work"' EXIT
 ${CC:-cc} -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -o "$work/bareloop" "$here/bareloop.c"
 bench_loop "$dir" 512 fill
+bench_pin
 [ "$(cat "/sys/block/${dev#/dev/}/loop/dio" 2>/dev/null)" = 1 ] ||
 	echo "warning: $dev does not do direct I/O on $dir" >&2
 N=65536
@@ -47,8 +53,15 @@ fio_json() {	# rw fio-options...
 		python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0][sys.argv[1]]; c=j["clat_ns"]
 print(j["iops"], j["bw_bytes"], c["min"], c.get("percentile", {}).get("50.000000", 0))' "$side"
 }
-# CPU time (user + system) of a command in ns, its output to $work/out
-cpu_ns() { /usr/bin/time -f '%e %U %S' -o "$work/cpu" "$@" >"$work/out"; awk '{ printf "%.0f", ($2 + $3) * 1e9 }' "$work/cpu"; }
+# CPU time (user + system) of a command in ns, its output to $work/out:
+# bash's time, from the child's rusage, to the ms (15 ns a request at
+# 65,536). Not perf stat: its counters switch with the task, at every
+# context switch -- inside every timed request (+400 ns here).
+cpu_ns() {
+	local TIMEFORMAT='%3U %3S' t
+	t=$({ time "$@" >"$work/out"; } 2>&1) || return 1
+	awk '{ printf "%.0f", ($1 + $2) * 1e9 }' <<<"$t"
+}
 fb_d1() {
 	local t0 t1 t2 c0 c1
 	t0=$(ns); c0=$(cpu_ns "$FB" -s -b 4K -c 1 --scatter-order=16 --format=csv "$dev"); t1=$(ns)
@@ -69,11 +82,15 @@ fio_d1() {
 	set -- $(fio_json read --rw=read:4k --bs=4k --number_ios=$N --ioengine=psync)
 	put d1.fio "$1"; put lmin.fio "$3"; put lmed.fio "$4"
 }
+# As flashbench's: the whole run (its requests, and its sort for the
+# median as flashbench's are its rows) less a run of one request.
 bare_d1() {
-	local c
-	c=$(cpu_ns "$work/bareloop" read "$dev" 4096 $N lfsr:8192)
+	local t0 t1 t2 c0 c1
+	t0=$(ns); c0=$(cpu_ns "$work/bareloop" read "$dev" 4096 $N lfsr:8192); t1=$(ns)
 	set -- $(sed 's/[a-z_]*=//g' "$work/out")
-	put d1.bare "$1"; put lmin.bare "$2"; put lmed.bare "$3"; put cpu.bare $((c / N))
+	c1=$(cpu_ns "$work/bareloop" read "$dev" 4096 1 lfsr:8192); t2=$(ns)
+	put d1.bare $(awk -v n=$N -v a=$((t1 - t0)) -v b=$((t2 - t1)) 'BEGIN { printf "%.0f", (n - 1) * 1e9 / (a - b) }')
+	put lmin.bare "$2"; put lmed.bare "$3"; put cpu.bare $(((c0 - c1) / (N - 1)))
 }
 # The same with random offsets: flashbench's queue-depth test at depth 1
 # with the synchronous engine (its IOPS over the requests alone, as fio's).
@@ -141,8 +158,9 @@ line() {	# TITLE UNIT SCALE FB_KEY OTHER_KEY OTHER_NAME...
 		shift 2
 	done
 }
-echo "# $(uname -sr), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(fio --version)"
+echo "# $(uname -sr), $(getconf _NPROCESSORS_ONLN) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(fio --version)"
 echo "# $dev (--direct-io=on) over a 512MiB image in $dir; $rounds rounds, medians (min-max), ratio flashbench/other"
+echo "# $pin_note"
 line "4KiB strided read, depth 1" IOPS 1 d1.fb d1.fio "fio psync" d1.bare bareloop
 if $has_qd; then
 	line "4KiB random read, depth 1" IOPS 1 r1.fb r1.fio "fio psync" r1.bare bareloop
