@@ -83,36 +83,43 @@ static void csv_header(struct out_state *s, const struct out_table *t, const uni
 	s->tables++;
 }
 
+/* The longest line of numbers: 16 of them, their commas and the line break. */
+#define CSV_NUMBERS_MAX (16 * OUT_NUMBER_LEN)
+
 /*
- * A row of numbers only, built in memory and written at once: a row of
- * -s (65,536 of them) then costs a few hundred instructions, not
- * thousands. false for a row with text or a list, or too long a row.
+ * A row of numbers only, built in memory at line (CSV_NUMBERS_MAX bytes)
+ * and written at once: a row of -s (65,536 of them) then costs a few
+ * hundred instructions, not thousands. Its length; 0 for a row with text
+ * or a list, or too long a row.
  */
-static bool csv_numbers(FILE *f, const struct out_table *t, const union out_val *v)
+static size_t csv_numbers(char *line, const struct out_table *t, const union out_val *v)
 {
-	char line[16 * OUT_NUMBER_LEN];
 	size_t n = 0;
 
 	if (t->nfields > 16)
-		return false;
+		return 0;
 	for (size_t i = 0; i < t->nfields; i++) {
 		enum out_type type = t->fields[i].type;
 
 		if (type == OT_TEXT || type == OT_BOOL || is_list(type))
-			return false;
+			return 0;
 		if (i)
 			line[n++] = ',';
 		n += out_fmt_number(line + n, type, &v[i]);
 	}
 	line[n++] = '\n';
-	fwrite_unlocked(line, 1, n, f);
-	return true;
+	return n;
 }
 
 void out_csv_line(FILE *f, const struct out_table *t, const union out_val *v)
 {
-	if (csv_numbers(f, t, v))
+	char line[CSV_NUMBERS_MAX];
+	size_t n = csv_numbers(line, t, v);
+
+	if (n) {
+		fwrite_unlocked(line, 1, n, f);
 		return;
+	}
 	for (size_t i = 0; i < t->nfields; i++) {
 		if (i)
 			fputc(',', f);
@@ -137,6 +144,31 @@ static void csv_row(struct out_state *s, const struct out_table *t, const union 
 	if (s->table != t)
 		csv_header(s, t, v);
 	out_csv_line(s->f, t, v);
+}
+
+/* Rows that waited (out.c): their lines gathered, a write for every 8 KiB. */
+static void csv_rows(struct out_state *s, const struct out_table *t, const union out_val *v,
+		     size_t n, size_t stride)
+{
+	char buf[8192];
+	size_t len = 0, l;
+
+	if (s->table != t)
+		csv_header(s, t, v);
+	for (size_t i = 0; i < n; i++, v = (const union out_val *)((const char *)v + stride)) {
+		if (len > sizeof(buf) - CSV_NUMBERS_MAX) {
+			fwrite_unlocked(buf, 1, len, s->f);
+			len = 0;
+		}
+		if ((l = csv_numbers(buf + len, t, v))) {
+			len += l;
+			continue;
+		}
+		fwrite_unlocked(buf, 1, len, s->f);
+		len = 0;
+		out_csv_line(s->f, t, v);
+	}
+	fwrite_unlocked(buf, 1, len, s->f);
 }
 
 /* A comment line never breaks: a line break in the text starts a new comment. */
@@ -182,6 +214,7 @@ const struct out_renderer out_csv_renderer = {
 	.param = csv_param,
 	.test_begin = csv_test_begin,
 	.row = csv_row,
+	.rows = csv_rows,
 	.verdict = csv_verdict,
 	.note = csv_note,
 	.test_end = csv_test_end,

@@ -18,6 +18,9 @@ struct out_renderer {
 		      const union out_val *v);
 	void (*test_begin)(struct out_state *s, const char *test);
 	void (*row)(struct out_state *s, const struct out_table *t, const union out_val *v);
+	/* Optional: n rows at once, the first at v, each stride bytes after the last. */
+	void (*rows)(struct out_state *s, const struct out_table *t, const union out_val *v, size_t n,
+		     size_t stride);
 	void (*verdict)(struct out_state *s, const struct out_verdict *v, const char *text);
 	void (*note)(struct out_state *s, const char *text);
 	void (*test_end)(struct out_state *s, const char *status, const char *reason);

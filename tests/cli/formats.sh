@@ -1,8 +1,9 @@
 #!/bin/bash
 # --format=json and --format=csv: every test's JSON parses and its numbers
-# are the text output's; CSV tables have consistent columns; interrupted,
-# stopped and failed runs give complete JSON documents with their status;
-# --analyze reads the JSON it wrote.
+# are the text output's; CSV tables have consistent columns and their
+# lines are the JSON's rows (8,192 of -s: rows wait and go out in batches,
+# out.c and out_csv.c); interrupted, stopped and failed runs give complete
+# JSON documents with their status; --analyze reads the JSON it wrote.
 . "$(dirname "$0")/lib.sh"
 need python3
 CHECK="python3 $TESTS_DIR/cli/formats_check.py"
@@ -11,6 +12,7 @@ runs=(
 	"align|-a -b 1024 sim:"
 	"align-noisy|-a -b 2048 -c 2 sim:usb,jitter=5,read-var=3,seed=4"
 	"scatter|-s --scatter-order=5 sim:"
+	"scatter-big|-s -c 1 --scatter-order=13 sim:"
 	"interval|-i --interval-order=8 sim:usb"
 	"readahead|--readahead --runs=2 --max-size=1M sim:"
 	"queue-depth|--queue-depth=1..8 --runs=3 --size=1M sim:sd,channels=4,jitter=5"
@@ -38,6 +40,7 @@ for r in "${runs[@]}"; do
 	ok "$name: the JSON parses" python3 -m json.tool "$TMP/$name.json" /dev/null
 	ok "$name: JSON records are the text lines" $CHECK json "$TMP/$name.txt" "$TMP/$name.json"
 	ok "$name: CSV columns are consistent" $CHECK csv "$TMP/$name.csv"
+	ok "$name: CSV data lines are the JSON's rows, in order" $CHECK csvrows "$TMP/$name.csv" "$TMP/$name.json"
 	ok "$name: CSV data lines are the rows" [ "$(grep -cv '^#\|^$' "$TMP/$name.csv")" -eq \
 		"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sum(1 for t in d["tests"] for r in t["records"] if r["type"] == "row") + sum(len(set(r["table"] for r in t["records"] if r["type"] == "row")) for t in d["tests"]))' "$TMP/$name.json")" ]
 done

@@ -5,6 +5,8 @@ formats_check.py json TEXT JSON   every row and verdict of the JSON document,
                                   formatted as flashbench formats numbers,
                                   is the matching line of the text output
 formats_check.py csv CSV          every table has consistent columns
+formats_check.py csvrows CSV JSON every CSV data line is the JSON's next row,
+                                  value for value
 formats_check.py status JSON S    the document parses and its status is S
 Prints one line per problem; exit status 1 when there is one.
 """
@@ -193,6 +195,53 @@ def check_csv(path):
     return 1 if bad else 0
 
 
+def same_cell(cell, value):
+    """A CSV cell against the JSON value of the same field."""
+    if isinstance(value, bool):
+        return cell == ("true" if value else "false")
+    if isinstance(value, (int, float)):
+        try:
+            got = float(cell)
+        except ValueError:
+            return False
+        return got == value or abs(got - value) <= 1e-12 * max(abs(got), abs(value))
+    if value is None:
+        return cell == ""
+    return cell == str(value)
+
+
+def check_csv_rows(csv_path, json_path):
+    """Every CSV data line is the JSON's next row, value for value, in order."""
+    with open(json_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    rows = [r for t in doc["tests"] for r in t["records"] if r["type"] == "row"]
+    at = 0
+    header = False
+    with open(csv_path, encoding="utf-8", newline="") as f:
+        for n, line in enumerate(csv.reader(f), 1):
+            if not line or line[0].startswith("#"):
+                header = header or (line and line[0].startswith("# table: "))
+                continue
+            if header:  # the line of field names
+                header = False
+                continue
+            if at >= len(rows):
+                print("csv line %d: no JSON row left" % n)
+                return 1
+            values = []
+            for k, v in rows[at].items():
+                if k not in ("type", "table"):
+                    values.extend(v if isinstance(v, list) else [v])
+            if len(values) != len(line) or not all(map(same_cell, line, values)):
+                print("csv line %d %r, the JSON row %d %r" % (n, line, at + 1, values))
+                return 1
+            at += 1
+    if at != len(rows):
+        print("%d CSV data lines, %d JSON rows" % (at, len(rows)))
+        return 1
+    return 0
+
+
 def check_status(path, want):
     with open(path, encoding="utf-8") as f:
         doc = json.load(f)
@@ -209,9 +258,11 @@ def main():
         return check_json(sys.argv[2], sys.argv[3])
     if mode == "csv":
         return check_csv(sys.argv[2])
+    if mode == "csvrows":
+        return check_csv_rows(sys.argv[2], sys.argv[3])
     if mode == "status":
         return check_status(sys.argv[2], sys.argv[3])
-    print("usage: formats_check.py json TEXT JSON | csv CSV | status JSON S")
+    print("usage: formats_check.py json TEXT JSON | csv CSV | csvrows CSV JSON | status JSON S")
     return 2
 
 
