@@ -21,8 +21,9 @@
 #                  (bareloop's too: N=65536 less N=1); latencies from the rows
 #   1 MiB read     --readahead --min-size=1M --max-size=1M --runs=1: rate_bps_1
 #   1 MiB write    -O --open-au-nr=1 -e 64M -b 1M --offset=0: the 1MiB row
-#   4 KiB random   --queue-depth=1 --engine=sync --runs=1 --random -b 4096
-#   depth 1        --format=csv: the cell's IOPS (fio psync --rw=randread, bareloop rand)
+#   4 KiB random   --queue-depth=1 --engine=sync --runs=1 --random -b 4096 --offset=0
+#   depth 1        --format=csv: the cell's IOPS (fio psync --rw=randread; bareloop
+#                  lfsr:4096, the same blocks in the same order)
 #   depth 32       --queue-depth=32 --runs=1 --random -b 4096 --format=csv: the cell's IOPS
 # fio and dd report their own rates (fio: its job time; dd: its copy time).
 set -eu
@@ -97,10 +98,12 @@ bare_d1() {
 fb_r1() {
 	$has_qd || return 0
 	put r1.fb "$("$FB" --queue-depth=1 --engine=sync --runs=1 --random -b 4096 --size=$((N * 4096)) \
-		--format=csv "$dev" | csv_rows | awk '{ print $3 }')"
+		--offset=0 --format=csv "$dev" | csv_rows | awk '{ print $3 }')"
 }
 fio_r1() { set -- $(fio_json read --rw=randread --bs=4k --norandommap --number_ios=$N --ioengine=psync); put r1.fio "$1"; }
-bare_r1() { set -- $("$work/bareloop" read "$dev" 4096 $N rand | sed 's/[a-z_]*=//g'); put r1.bare "$1"; }
+# bareloop: the same 65,536 blocks from offset 0 in the same (LFSR) order
+# as --random's (strace), as for the strided line.
+bare_r1() { set -- $("$work/bareloop" read "$dev" 4096 $N lfsr:4096 | sed 's/[a-z_]*=//g'); put r1.bare "$1"; }
 csv_rows() { grep -E '^[0-9]' | tr , ' '; }
 fb_sr() {
 	put sr.fb "$("$FB" --readahead --min-size=1M --max-size=1M --size=256M --runs=1 --format=csv "$dev" |
