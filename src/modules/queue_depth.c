@@ -169,35 +169,6 @@ static uint64_t qd_bytes(const struct fb_opts *o)
 	return o->size ? o->size : QD_DEFAULT_SIZE;
 }
 
-/*
- * Depth 1 with the synchronous engine: no queue to keep, so every request
- * goes the engine's synchronous way (its checks, its two clock reads
- * around the system call), without the queue's bookkeeping between two
- * requests: 3% of a 4 us request (issue 23). The same blocks in the same
- * order as the queue would run them.
- */
-static int qd_cell_sync(struct qd_sweep *s, size_t i, unsigned run)
-{
-	uint64_t *lat = qd_lat(s, i, run), t0, elapsed;
-	struct lfsr l;
-	int r = FB_OK;
-
-	lfsr_init(&l, s->nreq);
-	t0 = s->t->ops->now(s->t);
-	for (uint64_t k = 0; k < s->nreq && r == FB_OK; k++) {
-		uint64_t off = s->off + (s->o->random ? lfsr_next(&l) : k) * s->bs;
-
-		r = qd.write ? eng_write(s->t, s->buf, s->bs, off, &lat[k])
-			     : eng_read(s->t, s->buf, s->bs, off, &lat[k]);
-	}
-	if (r != FB_OK)
-		return r;
-	elapsed = s->t->ops->now(s->t) - t0;
-	s->iops[i][run] = elapsed ? (double)s->nreq * 1e9 / (double)elapsed : 0;
-	s->done[i] = run + 1;
-	return FB_OK;
-}
-
 /* Keep depth requests in flight until every block of the cell is done. */
 static int qd_cell(struct qd_sweep *s, size_t i, unsigned run)
 {
@@ -206,8 +177,6 @@ static int qd_cell(struct qd_sweep *s, size_t i, unsigned run)
 	struct lfsr l;
 	int r;
 
-	if (depth == 1 && qd.kind == QIO_SYNC)
-		return qd_cell_sync(s, i, run);
 	lfsr_init(&l, s->nreq);
 	for (unsigned k = 0; k < depth; k++)
 		s->slots[k] = k;

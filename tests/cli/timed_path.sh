@@ -42,14 +42,4 @@ h=$(ir "$FB" -s -b 4K -c 16 --scatter-order=10 "$img")
 per=$(((h - g) / 8192))
 echo "instructions per extra timed read of a file: $per"
 ok "one more timed read of a file costs under 136 instructions ($per; 140 before the flags shared a line)" [ "$per" -lt 136 ]
-# --queue-depth=1 --engine=sync: no queue to keep, so the requests go the
-# synchronous way, the queue's bookkeeping left out: a request costs less
-# than at depth 2 (the sort of the latencies in both), 806 against 756
-# when depth 1 went through the queue too.
-qd() { ir "$FB" --queue-depth="$1" --engine=sync --runs=1 --random -b 4K --size="$2" --offset=0 \
-	--format=csv "$img"; }
-q1=$((($(qd 1 8M) - $(qd 1 4M)) / 1024)) q2=$((($(qd 2 8M) - $(qd 2 4M)) / 1024))
-echo "instructions per request of --queue-depth --engine=sync: depth 1 $q1, depth 2 $q2"
-ok "depth 1 with the synchronous engine costs 100 instructions less than depth 2 ($q1 vs $q2)" \
-	[ "$q1" -lt $((q2 - 100)) ]
 done_testing
