@@ -8,16 +8,20 @@ img=
 # machine attach and detach loop devices: never write, or detach, one
 # that is no longer ours.
 bench_own() { [ -n "$dev" ] && [ "$(losetup -nO BACK-FILE "$dev" 2>/dev/null)" = "$img" ]; }
+# At exit: the workqueue mask first, so that nothing failing after it
+# (under set -e a failed command ends the trap) leaves the machine pinned.
 bench_cleanup() {
-	bench_own && losetup -d "$dev"
-	rm -f "$img"
-	[ -z "$wq_saved" ] || echo "$wq_saved" >"$wq_mask" || echo "bench: could not restore $wq_mask to $wq_saved" >&2
-	wq_saved=
+	if [ -n "$wq_saved" ]; then
+		echo "$wq_saved" >"$wq_mask" ||
+			echo "bench: could not put $wq_mask back; do it with: echo $wq_saved > $wq_mask" >&2
+		wq_saved=
+	fi
+	if bench_own; then losetup -d "$dev" || :; fi
+	rm -f "$img" || :
 }
+# bash runs the EXIT trap also when a signal (INT, TERM, HUP) ends it
+# (tests/cli/bench_pin.sh kills a run with each).
 trap bench_cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
 
 # bench_pin: this script, every tool it starts, and the kernel's unbound
 # work (where the loop device's worker runs) on one CPU, the last this
@@ -30,6 +34,9 @@ trap 'exit 129' HUP
 wq_mask=/sys/devices/virtual/workqueue/cpumask
 wq_saved=
 pin_note="not pinned (BENCH_PIN=no)"
+# One pinned bench at a time: a second would take the first's mask for
+# the machine's and put it back last. The lock lasts as long as the run.
+bench_lock=/run/flashbench-bench.lock
 # cpu_mask N: the mask of CPU N alone, in the kernel's format (hex, a comma every 32 CPUs)
 cpu_mask() {
 	local m g
@@ -40,13 +47,19 @@ cpu_mask() {
 bench_pin() {
 	[ "${BENCH_PIN:-yes}" = no ] && return 0
 	local cpu mask
+	if ! { exec 8>>"$bench_lock" && flock -n 8; } 2>/dev/null; then
+		pin_note="not pinned: another bench holds $bench_lock"
+		return 0
+	fi
 	cpu=$(taskset -cp $$ 2>/dev/null | sed 's/.*: //; s/.*[,-]//')
 	if [ -z "$cpu" ] || ! taskset -cp "$cpu" $$ >/dev/null 2>&1; then
 		pin_note="not pinned (taskset failed)"
 		return 0
 	fi
 	mask=$(cpu_mask "$cpu")
-	if [ -w "$wq_mask" ] && wq_saved=$(cat "$wq_mask") && { echo "$mask" >"$wq_mask"; } 2>/dev/null; then
+	if [ -w "$wq_mask" ] && wq_saved=$(cat "$wq_mask") && [ -n "$wq_saved" ] &&
+		{ echo "$mask" >"$wq_mask"; } 2>/dev/null; then
+		echo "bench: $wq_mask was $wq_saved; should this run be killed, put it back with: echo $wq_saved > $wq_mask" >&2
 		pin_note="pinned to CPU $cpu, with the kernel's unbound work (the loop device's worker; $wq_mask was $wq_saved, restored at exit)"
 	else
 		wq_saved=

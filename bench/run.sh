@@ -60,7 +60,7 @@ print(j["iops"], j["bw_bytes"], c["min"], c.get("percentile", {}).get("50.000000
 # context switch -- inside every timed request (+400 ns here).
 cpu_ns() {
 	local TIMEFORMAT='%3U %3S' t
-	t=$({ time "$@" >"$work/out"; } 2>&1) || return 1
+	t=$({ time "$@" >"$work/out" 2>&3; } 3>&2 2>&1) || return 1	# the tool's stderr stays its own
 	awk '{ printf "%.0f", ($1 + $2) * 1e9 }' <<<"$t"
 }
 fb_d1() {
@@ -175,6 +175,7 @@ line "1MiB sequential read" MB/s 1e6 sr.fb sr.fio fio sr.dd dd
 line "1MiB sequential write" MB/s 1e6 sw.fb sw.fio fio sw.dd dd
 if $has_qd; then
 	line "4KiB random read, depth 32" IOPS 1 q32.fb q32.uring "fio io_uring" q32.libaio "fio libaio"
+	case $pin_note in pinned*) echo "  (depth 32 on one CPU: fio shares it with its own threads; BENCH_PIN=no spreads them)" ;; esac
 else
 	echo "4KiB random read, depth 32: skipped: this flashbench has no --queue-depth (the queued engine, issue 12)"
 fi
