@@ -136,7 +136,7 @@ int out_fileno(void);
 
 /*
  * The clock that paces the formatting of rows (every 100 ms, see
- * out_row()); NULL: CLOCK_MONOTONIC_RAW. For tests.
+ * out_row()); NULL: CLOCK_MONOTONIC_COARSE. For tests.
  */
 void out_set_clock(uint64_t (*now)(void));
 

@@ -49,6 +49,8 @@ ok "--out FILE: files" grep -qx "$TMP/card.img" <<<"$(offers -o "$TMP/ca")"
 ok "--compare A: files" grep -qx "$TMP/card.img" <<<"$(offers --compare "$TMP/ca")"
 ok "--compare A: not sim: (saved results, not devices)" not grep -qx "sim:" <<<"$(offers --compare "")"
 ok "--compare A B: not sim:" not grep -qx "sim:" <<<"$(offers --compare "$TMP/card.img" "")"
+ok "--comp A (getopt's abbreviation): not sim:" not grep -qx "sim:" <<<"$(offers --comp "")"
+ok "--co A (also --count): sim: still offered" grep -qx "sim:" <<<"$(offers --co "")"
 ok "--compare A: under /dev, files (/dev/null too), not the device list" grep -qx /dev/null <<<"$(offers --compare /dev/nu)"
 
 # ---- as a person types it (issue 22): a real interactive bash on a
