@@ -195,6 +195,16 @@ else
 	ok "failed write: offset and length (256 + 44th request)" \
 		grep -q "write at offset 176128, length 4096: Input/output error" <<<"$ERR"
 	ok "failed write: the depth measured before it" [ "$(depths)" = "1" ]
+	# A short write (the shim: half, then ENOSPC): --engine=sync writes as
+	# every test does, so the rest is written at once, and the device's
+	# refusal of it is what is reported, at any depth.
+	for d in 1 2; do
+		cp "$ORIG" "$IMG"
+		expect_status 1 "a short write at depth $d" env LD_PRELOAD="$SHIM" FB_SHORT_PWRITE=10 \
+			"$FB" --queue-depth=$d --write --engine=sync --size=1M --offset=0 "$IMG"
+		ok "short write at depth $d: the rest refused, with offset and length ($ERR)" \
+			grep -q "write at offset 36864, length 4096: No space left on device" <<<"$ERR"
+	done
 fi
 expect_status 1 "results that cannot be written" "$FB" --queue-depth=1,2 --size=1M --offset=0 \
 	--out=/dev/full "$IMG"

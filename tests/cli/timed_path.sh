@@ -42,4 +42,15 @@ h=$(ir "$FB" -s -b 4K -c 16 --scatter-order=10 "$img")
 per=$(((h - g) / 8192))
 echo "instructions per extra timed read of a file: $per"
 ok "one more timed read of a file costs under 136 instructions ($per; 140 before the flags shared a line)" [ "$per" -lt 136 ]
+# --queue-depth --engine=sync on a file: the engine's own reads, one at a
+# time as the sync engine runs them, without the queue's bookkeeping
+# (queue_depth.c qd_cell_sync): a request, with the sort of the latencies,
+# under 600 instructions at depth 1 and at depth 8 (737 and 645 through the queue).
+qd() { ir "$FB" --queue-depth="$1" --engine=sync --runs=1 --random -b 4K --size="$2" --offset=0 \
+	--format=csv "$img"; }
+for d in 1 8; do
+	per=$((($(qd $d 8M) - $(qd $d 4M)) / 1024))
+	echo "instructions per request of --queue-depth=$d --engine=sync: $per"
+	ok "--queue-depth=$d --engine=sync: under 600 instructions a request ($per)" [ "$per" -lt 600 ]
+done
 done_testing
