@@ -214,32 +214,24 @@ static void out_flush(void)
  * not 65536; and a broken output still stops a write test within a tenth
  * of a second. Rows with text or lists (pointers into the caller's
  * memory) and wider ones are formatted at once, after those waiting.
- */
-static void emit_row(const struct out_table *t, const union out_val *v)
-{
-	progress_clear();
-	out_need_test();
-	st.r->row(&st, t, v);
-	st.table = t;
-	st.records++;
-}
-
-/*
- * n rows of table t, the first at v, each stride bytes after the last: at
- * once where the renderer takes them so (CSV: one write for many rows).
+ * emit_rows: n rows of table t, the first at v, each stride bytes after
+ * the last.
  */
 static void emit_rows(const struct out_table *t, const union out_val *v, size_t n, size_t stride)
 {
-	if (!st.r->rows) {
-		for (size_t i = 0; i < n; i++)
-			emit_row(t, (const union out_val *)((const char *)v + i * stride));
-		return;
-	}
 	progress_clear();
 	out_need_test();
-	st.r->rows(&st, t, v, n, stride);
-	st.table = t;
-	st.records += (unsigned)n;
+	if (st.r->rows) {	/* at once (CSV: one write for many rows) */
+		st.r->rows(&st, t, v, n, stride);
+		st.table = t;
+		st.records += (unsigned)n;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {	/* one by one: JSON counts its records */
+		st.r->row(&st, t, (const union out_val *)((const char *)v + i * stride));
+		st.table = t;
+		st.records++;
+	}
 }
 
 /* Format the rows that wait, in their order, those of one table together. */
@@ -381,7 +373,7 @@ void out_row(const struct out_table *t, const union out_val *v)
 		npending++;
 	} else {
 		out_drain();
-		emit_row(t, v);
+		emit_rows(t, v, 1, 0);
 	}
 	out_flush_row();
 }

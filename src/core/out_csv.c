@@ -139,14 +139,10 @@ void out_csv_line(FILE *f, const struct out_table *t, const union out_val *v)
 	fputc('\n', f);
 }
 
-static void csv_row(struct out_state *s, const struct out_table *t, const union out_val *v)
-{
-	if (s->table != t)
-		csv_header(s, t, v);
-	out_csv_line(s->f, t, v);
-}
-
-/* Rows that waited (out.c): their lines gathered, a write for every 8 KiB. */
+/*
+ * Rows (out.c gives those that waited together): their lines gathered, a
+ * write for every 8 KiB.
+ */
 static void csv_rows(struct out_state *s, const struct out_table *t, const union out_val *v,
 		     size_t n, size_t stride)
 {
@@ -213,7 +209,6 @@ const struct out_renderer out_csv_renderer = {
 	.device = csv_device,
 	.param = csv_param,
 	.test_begin = csv_test_begin,
-	.row = csv_row,
 	.rows = csv_rows,
 	.verdict = csv_verdict,
 	.note = csv_note,

@@ -18,7 +18,7 @@ struct out_renderer {
 		      const union out_val *v);
 	void (*test_begin)(struct out_state *s, const char *test);
 	void (*row)(struct out_state *s, const struct out_table *t, const union out_val *v);
-	/* Optional: n rows at once, the first at v, each stride bytes after the last. */
+	/* Or n rows at once, the first at v, each stride bytes after the last (row unused). */
 	void (*rows)(struct out_state *s, const struct out_table *t, const union out_val *v, size_t n,
 		     size_t stride);
 	void (*verdict)(struct out_state *s, const struct out_verdict *v, const char *text);
