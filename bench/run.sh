@@ -63,12 +63,15 @@ cpu_ns() {
 	t=$({ time "$@" >"$work/out" 2>&3; } 3>&2 2>&1) || return 1	# the tool's stderr stays its own
 	awk '{ printf "%.0f", ($1 + $2) * 1e9 }' <<<"$t"
 }
+# Requests a second of a run of N less a run of one, from their wall
+# times in ns (start-up and exit cancel).
+rate_less_one() { awk -v n=$N -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (n - 1) * 1e9 / (a - b) }'; }
 fb_d1() {
 	local t0 t1 t2 c0 c1
 	t0=$(ns); c0=$(cpu_ns "$FB" -s -b 4K -c 1 --scatter-order=16 --format=csv "$dev"); t1=$(ns)
 	mv "$work/out" "$work/sc.csv"
 	c1=$(cpu_ns "$FB" -s -b 4K -c 1 --scatter-order=0 --format=csv "$dev"); t2=$(ns)
-	put d1.fb $(awk -v n=$N -v a=$((t1 - t0)) -v b=$((t2 - t1)) 'BEGIN { printf "%.0f", (n - 1) * 1e9 / (a - b) }')
+	put d1.fb "$(rate_less_one $((t1 - t0)) $((t2 - t1)))"
 	put cpu.fb $(((c0 - c1) / (N - 1)))
 	grep -E '^[0-9]+,[0-9]' "$work/sc.csv" | cut -d, -f2 | sort -n >"$work/lat"
 	put lmin.fb "$(head -1 "$work/lat")"; put lmed.fb "$(sed -n "$((N / 2 + 1))p" "$work/lat")"
@@ -90,7 +93,7 @@ bare_d1() {
 	t0=$(ns); c0=$(cpu_ns "$work/bareloop" read "$dev" 4096 $N lfsr:8192); t1=$(ns)
 	set -- $(sed 's/[a-z_]*=//g' "$work/out")
 	c1=$(cpu_ns "$work/bareloop" read "$dev" 4096 1 lfsr:8192); t2=$(ns)
-	put d1.bare $(awk -v n=$N -v a=$((t1 - t0)) -v b=$((t2 - t1)) 'BEGIN { printf "%.0f", (n - 1) * 1e9 / (a - b) }')
+	put d1.bare "$(rate_less_one $((t1 - t0)) $((t2 - t1)))"
 	put lmin.bare "$2"; put lmed.bare "$3"; put cpu.bare $(((c0 - c1) / (N - 1)))
 }
 # The same with random offsets: flashbench's queue-depth test at depth 1

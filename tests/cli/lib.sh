@@ -28,6 +28,14 @@ need() {
 	skip_ci "not installed: ${missing[*]}"
 	return 1
 }
+# need_valgrind: true when valgrind is installed and $FB is no sanitizer
+# build (ASan and valgrind cannot share a process); else a skip.
+need_valgrind() {
+	need valgrind || return 1
+	grep -q __asan_init "$FB" 2>/dev/null || return 0
+	skip "a sanitizer build: valgrind cannot run it"
+	return 1
+}
 # need_root WHAT: true as root; else skip_ci "WHAT needs root".
 need_root() { is_root && return 0; skip_ci "$1 needs root"; return 1; }
 # ok DESCRIPTION COMMAND...: passes when the command succeeds

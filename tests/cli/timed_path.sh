@@ -9,12 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # callgrind_annotate comes with valgrind.
-if ! need valgrind; then
-	done_testing
-	exit
-fi
-if grep -q __asan_init "$FB" 2>/dev/null; then
-	skip "a sanitizer build: valgrind cannot run it"
+if ! need_valgrind; then
 	done_testing
 	exit
 fi

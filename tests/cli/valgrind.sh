@@ -5,12 +5,7 @@
 # and valgrind cannot share a process).
 . "$(dirname "$0")/lib.sh"
 
-if ! need valgrind; then
-	done_testing
-	exit
-fi
-if grep -q __asan_init "$FB" 2>/dev/null; then
-	skip "a sanitizer build: valgrind cannot run it"
+if ! need_valgrind; then
 	done_testing
 	exit
 fi
