@@ -2,7 +2,7 @@
 #ifndef FB_ANALYZE_JSON_H
 #define FB_ANALYZE_JSON_H
 
-#include "verdicts/analyze_input.h"
+#include "saved/saved_input.h"
 
 extern const struct ai_json_source analyze_json_source;
 

@@ -12,14 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/analyze_input.h"
+#include "saved/saved_input.h"
 #include "core/out.h"
 #include "core/opts.h"
 #include "verdicts/analyze.h"
 #include "verdicts/analyze_lines.h"
 #include "verdicts/analyze_readahead.h"
 #include "verdicts/facts.h"
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "core/units.h"
 #include "verdicts/verdict_align.h"
 #include "verdicts/verdict_findfat.h"

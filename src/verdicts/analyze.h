@@ -5,7 +5,7 @@
 #ifndef FB_ANALYZE_H
 #define FB_ANALYZE_H
 
-#include "verdicts/analyze_input.h"
+#include "saved/saved_input.h"
 
 /* Every run in the input: its verdicts through the output layer. The exit status. */
 int analyze_input(struct ai_input *in);

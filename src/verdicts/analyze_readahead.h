@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "verdicts/saved_readahead.h"
+#include "saved/saved_readahead.h"
 
 struct an_ra {
 	struct sr_table t;

@@ -11,7 +11,7 @@
 
 #include "verdicts/compare_csv.h"
 #include "verdicts/compare_table.h"
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "core/units.h"
 
 #define CSV_MAX_COLS 256

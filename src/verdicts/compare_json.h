@@ -2,7 +2,7 @@
 #ifndef FB_COMPARE_JSON_H
 #define FB_COMPARE_JSON_H
 
-#include "verdicts/analyze_input.h"
+#include "saved/saved_input.h"
 #include "verdicts/compare_table.h"
 
 extern const struct ai_json_source compare_json_source;

@@ -10,7 +10,7 @@
 
 #include "verdicts/compare_text.h"
 #include "verdicts/compare_table.h"
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "core/units.h"
 
 struct ci_input *ci_next_run(struct ci_reader *rd)

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "core/stats.h"
 #include "core/units.h"
 #include "core/out.h"

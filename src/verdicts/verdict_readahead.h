@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "verdicts/saved_readahead.h"
+#include "saved/saved_readahead.h"
 
 #define VR_FLOOR_PCT 1.0
 #define VR_DISAGREE_PCT 10.0

@@ -12,9 +12,10 @@ SRC=$TESTS_DIR/../src
 declare -A allowed=(
 	[core]="core"
 	[sim]="core sim"
-	[verdicts]="core verdicts"
+	[saved]="core saved"
+	[verdicts]="core saved verdicts"
 	[safety]="core sim safety"
-	[modules]="core sim verdicts modules"
+	[modules]="core sim saved verdicts modules"
 )
 for layer in "${!allowed[@]}"; do
 	files=$(ls "$SRC/$layer"/*.[ch] 2>/dev/null)

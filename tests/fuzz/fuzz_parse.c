@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "core/parse.h"
-#include "verdicts/saved_output.h"
-#include "verdicts/saved_readahead.h"
+#include "saved/saved_output.h"
+#include "saved/saved_readahead.h"
 #include "sim/sim_spec.h"
 
 static void check_size(const char *s)

@@ -24,7 +24,7 @@
 #include "modules/align.h"
 #include "verdicts/analyze.h"
 #include "core/regions.h"
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "core/stats.h"
 #include "core/target.h"
 #include "modules/test.h"

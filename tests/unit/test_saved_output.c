@@ -6,7 +6,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "unit.h"
 
 #define KiB 1024ull

@@ -10,7 +10,7 @@
 #include "core/out.h"
 #include "modules/align.h"
 #include "verdicts/analyze.h"
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 #include "core/target.h"
 #include "unit.h"
 #include "verdicts/facts.h"

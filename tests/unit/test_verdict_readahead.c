@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "verdicts/saved_output.h"
-#include "verdicts/saved_readahead.h"
+#include "saved/saved_output.h"
+#include "saved/saved_readahead.h"
 #include "verdicts/verdict_readahead.h"
 #include "unit.h"
 

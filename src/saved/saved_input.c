@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "verdicts/analyze_input.h"
+#include "saved/saved_input.h"
 #include "core/opts.h"
 
 static int refuse(const char *path, const char *why, char *err, size_t len)

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "verdicts/saved_line.h"
+#include "saved/saved_line.h"
 
 /*
  * so_command: what a command line, script header or our own header says;

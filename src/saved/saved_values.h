@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "verdicts/saved_line.h"
+#include "saved/saved_line.h"
 
 /* A time such as "735µs", "1.08ms", "-6799ns", "1e+03µ", "-412331" (ns). */
 int so_parse_time(const char *s, double *ns);

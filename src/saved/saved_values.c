@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/saved_values.h"
+#include "saved/saved_values.h"
 #include "core/units.h"
 
 struct unit {

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "verdicts/saved_output.h"
+#include "saved/saved_output.h"
 
 #define AI_MAX_RUN (16ull << 20)
 #define AI_MAX_NUL_LINES 100

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/saved_command.h"
-#include "verdicts/saved_output.h"
-#include "verdicts/saved_readahead.h"
+#include "saved/saved_command.h"
+#include "saved/saved_output.h"
+#include "saved/saved_readahead.h"
 
 struct scan {
 	so_record_fn *fn;

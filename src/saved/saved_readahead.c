@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/saved_readahead.h"
+#include "saved/saved_readahead.h"
 
 void sr_init(struct sr_table *t)
 {

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verdicts/saved_line.h"
+#include "saved/saved_line.h"
 
 #define SR_MAX_ROWS 64
 #define SR_MAX_RUNS 16

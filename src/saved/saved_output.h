@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "verdicts/saved_line.h"
-#include "verdicts/saved_values.h"
+#include "saved/saved_line.h"
+#include "saved/saved_values.h"
 
 /*
  * Classify one line (without its newline): fn is called once for each

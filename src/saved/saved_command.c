@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "core/parse.h"
-#include "verdicts/saved_command.h"
-#include "verdicts/saved_values.h"
+#include "saved/saved_command.h"
+#include "saved/saved_values.h"
 
 /* A value of --erasesize: a size, or shell arithmetic "$[4*1024*1024]", "$((...))". */
 static int arith_size(const char *s, uint64_t *out)
