@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze_json.h"
+#include "analyze/analyze_json.h"
 #include "cli.h"
-#include "analyze_cmd.h"
+#include "analyze/analyze_cmd.h"
 #include "compare_cmd.h"
 #include "safety/preserve.h"
 #include "safety/safety.h"

@@ -22,7 +22,7 @@
 #include "modules/align.h"
 #include "core/out.h"
 #include "modules/align.h"
-#include "verdicts/analyze.h"
+#include "analyze/analyze.h"
 #include "core/regions.h"
 #include "saved/saved_output.h"
 #include "core/stats.h"

@@ -3,7 +3,7 @@
  * merged when a skip comes late (a command line found to have no table
  * after the lines below it were read), and the reasons counted.
  */
-#include "verdicts/analyze_lines.h"
+#include "analyze/analyze_lines.h"
 #include "unit.h"
 
 int main(void)

@@ -9,7 +9,7 @@
 #include "modules/align.h"
 #include "core/out.h"
 #include "modules/align.h"
-#include "verdicts/analyze.h"
+#include "analyze/analyze.h"
 #include "saved/saved_output.h"
 #include "core/target.h"
 #include "unit.h"

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/out.h"
-#include "verdicts/analyze_lines.h"
+#include "analyze/analyze_lines.h"
 
 void al_used(struct an_lines *l)
 {

@@ -8,11 +8,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze_cmd.h"
+#include "analyze/analyze_cmd.h"
 #include "core/out.h"
 #include "safety/safety.h"
 #include "modules/test.h"
-#include "verdicts/analyze.h"
+#include "analyze/analyze.h"
 
 /* The tests that read the verdicts just printed (--advise), each in its own section. */
 static int after_analyze(const struct fb_opts *o)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze_json.h"
+#include "analyze/analyze_json.h"
 #include "core/json.h"
 #include "modules/test.h"
 

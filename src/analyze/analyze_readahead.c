@@ -3,7 +3,7 @@
 
 #include "core/out.h"
 #include "core/units.h"
-#include "verdicts/analyze_readahead.h"
+#include "analyze/analyze_readahead.h"
 #include "verdicts/verdict_readahead.h"
 
 void anr_start(struct an_ra *r, unsigned header_runs, unsigned long long line)
