@@ -9,7 +9,7 @@
 #include "analyze/analyze_json.h"
 #include "cli.h"
 #include "analyze/analyze_cmd.h"
-#include "compare_cmd.h"
+#include "compare/compare_cmd.h"
 #include "safety/preserve.h"
 #include "safety/safety.h"
 #include "run.h"

@@ -18,8 +18,8 @@
 #include "cli.h"
 #include "run.h"
 #include "safety/runlock.h"
-#include "verdicts/compare.h"
-#include "verdicts/compare_judge.h"
+#include "compare/compare.h"
+#include "compare/compare_judge.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/fbcompare.XXXXXX";

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "verdicts/compare_input.h"
-#include "verdicts/compare_judge.h"
+#include "compare/compare_input.h"
+#include "compare/compare_judge.h"
 
 struct cp_pair {
 	const struct ci_row *a, *b;	/* NULL: the row is only in the other */

@@ -3,7 +3,7 @@
 #define FB_COMPARE_JSON_H
 
 #include "saved/saved_input.h"
-#include "verdicts/compare_table.h"
+#include "compare/compare_table.h"
 
 extern const struct ai_json_source compare_json_source;
 #endif

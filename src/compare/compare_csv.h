@@ -2,7 +2,7 @@
 #ifndef FB_COMPARE_CSV_H
 #define FB_COMPARE_CSV_H
 
-#include "verdicts/compare_table.h"
+#include "compare/compare_table.h"
 
 /* One line of a CSV input (or of a JSON document read as CSV). */
 void ci_csv_line(struct ci_input *in, char *line);

@@ -2,7 +2,7 @@
 #ifndef FB_COMPARE_TEXT_H
 #define FB_COMPARE_TEXT_H
 
-#include "verdicts/compare_table.h"
+#include "compare/compare_table.h"
 
 /* The next run of the file, as an input of its own (max reached: the last). */
 struct ci_input *ci_next_run(struct ci_reader *rd);

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/compare_json.h"
-#include "verdicts/compare_table.h"
+#include "compare/compare_json.h"
+#include "compare/compare_table.h"
 #include "core/json.h"
 
 enum where { W_TOP, W_TESTS, W_TEST, W_RECORDS, W_DONE };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/compare_table.h"
+#include "compare/compare_table.h"
 #include "core/units.h"
 
 /*

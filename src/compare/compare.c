@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/compare.h"
-#include "verdicts/compare_judge.h"
-#include "verdicts/compare_pair.h"
+#include "compare/compare.h"
+#include "compare/compare_judge.h"
+#include "compare/compare_pair.h"
 #include "core/opts.h"
 #include "core/stats.h"
 #include "core/units.h"

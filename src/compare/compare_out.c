@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "verdicts/compare.h"
-#include "verdicts/compare_pair.h"
+#include "compare/compare.h"
+#include "compare/compare_pair.h"
 #include "core/out.h"
 #include "core/stats.h"
 #include "core/units.h"

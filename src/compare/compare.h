@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "verdicts/compare_input.h"
+#include "compare/compare_input.h"
 
 /* The most inputs: named A to Z. */
 #define CMP_MAX_INPUTS 26

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verdicts/compare_text.h"
-#include "verdicts/compare_table.h"
+#include "compare/compare_text.h"
+#include "compare/compare_table.h"
 #include "saved/saved_output.h"
 #include "core/units.h"
 

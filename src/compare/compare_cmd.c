@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare_cmd.h"
+#include "compare/compare_cmd.h"
 #include "core/out.h"
 #include "safety/safety.h"
-#include "verdicts/compare.h"
+#include "compare/compare.h"
 
 static int usage(const char *fmt, const char *a, const char *b)
 {

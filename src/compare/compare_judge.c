@@ -1,7 +1,7 @@
 /* --compare's judgement of a row and of a test: see compare_judge.h. */
 #include <math.h>
 
-#include "verdicts/compare_judge.h"
+#include "compare/compare_judge.h"
 #include "core/stats.h"
 
 static double spread(const double *v, size_t n)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verdicts/compare_csv.h"
-#include "verdicts/compare_table.h"
+#include "compare/compare_csv.h"
+#include "compare/compare_table.h"
 #include "saved/saved_output.h"
 #include "core/units.h"
 

@@ -16,7 +16,7 @@
 #include <time.h>
 
 
-#include "verdicts/compare_table.h"
+#include "compare/compare_table.h"
 
 /* Read path ("-": standard input). FB_OK, or FB_EUSAGE with a one-line
  * message in err. Runs one after another in it are more runs of its rows. */

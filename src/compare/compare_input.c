@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "verdicts/compare_csv.h"
-#include "verdicts/compare_input.h"
-#include "verdicts/compare_json.h"
-#include "verdicts/compare_text.h"
+#include "compare/compare_csv.h"
+#include "compare/compare_input.h"
+#include "compare/compare_json.h"
+#include "compare/compare_text.h"
 #include "core/opts.h"
 #include "core/units.h"
 
