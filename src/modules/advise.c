@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "modules/test.h"
-#include "verdicts/advice.h"
+#include "advice/advice.h"
 #include "verdicts/facts.h"
 
 static int advise_run(const struct fb_opts *o, struct target *t)

@@ -27,7 +27,7 @@
 #include "core/units.h"
 #include "modules/stamp.h"
 #include "modules/test.h"
-#include "verdicts/advice.h"
+#include "advice/advice.h"
 #include "verdicts/facts.h"
 
 #define PROBES 64

@@ -15,7 +15,8 @@ declare -A allowed=(
 	[saved]="core saved"
 	[verdicts]="core saved verdicts"
 	[safety]="core sim safety"
-	[modules]="core sim saved verdicts modules"
+	[advice]="core verdicts advice"
+	[modules]="core sim saved verdicts advice modules"
 	[analyze]="core saved verdicts safety modules analyze"
 	[compare]="core saved safety compare"
 )

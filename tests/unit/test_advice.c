@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "unit.h"
-#include "verdicts/advice.h"
+#include "advice/advice.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * 1024)

@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 #include "core/out.h"
-#include "verdicts/advice_fs.h"
-#include "verdicts/advice_list.h"
+#include "advice/advice_fs.h"
+#include "advice/advice_list.h"
 #include "verdicts/facts.h"
 
 /* The numbers of the facts (facts.h), the device's size and sector (0: not known). */

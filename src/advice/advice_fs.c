@@ -8,7 +8,7 @@
 
 #include "core/arith.h"
 #include "core/units.h"
-#include "verdicts/advice_fs.h"
+#include "advice/advice_fs.h"
 
 #define FS_BLOCK 4096u
 

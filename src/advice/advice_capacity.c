@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/units.h"
-#include "verdicts/advice.h"
+#include "advice/advice.h"
 
 void adv_real_size(uint64_t real, uint64_t claimed, uint32_t sector, struct adv *a)
 {

@@ -8,7 +8,7 @@
 
 #include "core/arith.h"
 #include "core/units.h"
-#include "verdicts/advice.h"
+#include "advice/advice.h"
 #include "verdicts/verdict_align.h"
 
 void adv_from_facts(const struct vf_facts *f, uint64_t size, uint32_t sector,

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "verdicts/advice_list.h"
+#include "advice/advice_list.h"
 
 struct adv_item *adv_add(struct adv *a, const char *name, const char *result, const char *fmt,
 			 ...)

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "verdicts/advice_list.h"
+#include "advice/advice_list.h"
 
 void adv_ext4(const struct adv_in *in, struct adv *a);
 void adv_f2fs(const struct adv_in *in, struct adv *a);
