@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "modules/test.h"
 
 /* How a test writes: 0 never, 1 always, 2 only with its writes_with flag. */

@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "analyze/analyze_json.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "analyze/analyze_cmd.h"
 #include "compare/compare_cmd.h"
 #include "safety/preserve.h"
 #include "safety/safety.h"
-#include "run.h"
+#include "run/run.h"
 #include "sim/sim_spec.h"
 
 /*

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "modules/test.h"
 #include "core/opts.h"
 #include "core/target.h"

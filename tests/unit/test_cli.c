@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "core/opts.h"
 #include "modules/readahead.h"
 #include "core/target.h"

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "run.h"
+#include "cli/cli.h"
+#include "run/run.h"
 #include "safety/runlock.h"
 #include "compare/compare.h"
 #include "compare/compare_judge.h"

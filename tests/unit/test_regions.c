@@ -10,7 +10,7 @@
 #include "core/engine.h"
 #include "safety/preserve.h"
 #include "core/regions.h"
-#include "run.h"
+#include "run/run.h"
 #include "safety/safety.h"
 #include "modules/test.h"
 #include "unit.h"

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "safety/preserve.h"
-#include "run.h"
+#include "run/run.h"
 #include "safety/runlock.h"
 #include "modules/test.h"
 #include "unit.h"

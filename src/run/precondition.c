@@ -7,7 +7,7 @@
 #include "core/out.h"
 #include "core/progress.h"
 #include "core/units.h"
-#include "precondition.h"
+#include "run/precondition.h"
 
 /* A fill writes in pieces of this much (a sector multiple, as every region is). */
 #define FILL_PIECE (1ull << 20)

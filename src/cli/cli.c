@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_impl.h"
+#include "cli/cli.h"
+#include "cli/cli_impl.h"
 #include "core/nearest.h"
 #include "core/out.h"
 #include "core/parse.h"

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_impl.h"
+#include "cli/cli.h"
+#include "cli/cli_impl.h"
 #include "core/out.h"
 #include "modules/test.h"
 

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "modules/test.h"
 
 #define HELP_COLUMN 27

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "core/engine.h"
-#include "precondition.h"
+#include "run/precondition.h"
 #include "safety/preserve.h"
 #include "core/out.h"
-#include "run.h"
+#include "run/run.h"
 #include "safety/safety.h"
 #include "modules/test.h"
 #include "core/units.h"
