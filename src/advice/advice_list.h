@@ -1,5 +1,5 @@
 /*
- * The advice of verdicts/advice.h as data: what it rests on (struct
+ * The advice of advice/advice.h as data: what it rests on (struct
  * adv_in), its lines (struct adv_item) and the plan they make up (struct
  * adv), with adv_add() to append a line. Below both advice.c (the layout)
  * and advice_fs.c (the file systems), which fill one plan and do not need

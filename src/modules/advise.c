@@ -2,7 +2,7 @@
  * --advise: after the verdicts of the run (or of --analyze FILE), the
  * partition layout and the file-system options they call for. It reads
  * the verdicts as they were printed (verdicts/facts.h) and the device's
- * size, never the device itself; the advice is verdicts/advice.c's.
+ * size, never the device itself; the advice is advice/advice.c's.
  */
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-/* The input of --analyze: see analyze_input.h. */
+/* The input of --analyze and --compare: see saved_input.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,12 +1,13 @@
 /*
- * The input of --analyze: a file, a FIFO or standard input, read line by
- * line in bounded memory whatever it holds. A line longer than
- * SO_MAX_LINE is cut (and reported cut, so it is skipped); reading stops
- * on input that is plainly not saved output -- AI_MAX_RUN bytes without
- * a line end (/dev/zero), or AI_MAX_NUL_LINES lines with NUL bytes.
+ * The input of --analyze and --compare: a file, a FIFO or standard input
+ * (a saved run or a paste), read line by line in bounded memory whatever
+ * it holds. A line longer than SO_MAX_LINE is cut (and reported cut, so
+ * it is skipped); reading stops on input that is plainly not saved
+ * output -- AI_MAX_RUN bytes without a line end (/dev/zero), or
+ * AI_MAX_NUL_LINES lines with NUL bytes.
  */
-#ifndef FB_ANALYZE_INPUT_H
-#define FB_ANALYZE_INPUT_H
+#ifndef FB_SAVED_INPUT_H
+#define FB_SAVED_INPUT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,10 +18,11 @@
 #define AI_MAX_NUL_LINES 100
 
 /*
- * A saved --format=json document is read as the text lines it stands for:
- * a source (set by the top layer, analyze_json.c, which knows every test's
- * tables) that fills buf with the next line; 1, 0 at the end, -1 with
- * stop set on a document it cannot read.
+ * A saved --format=json document is read as the lines it stands for: a
+ * source, set by the mode (analyze/analyze_json.c: the text lines, through
+ * every test's tables; compare/compare_json.c: the CSV lines), fills buf
+ * with the next line; 1, 0 at the end, -1 with stop set on a document it
+ * cannot read. Both walk the document with saved/saved_json.h.
  */
 struct ai_json;
 struct ai_json_source {

@@ -1,5 +1,5 @@
 /*
- * One record of saved output, as the readers of verdicts/saved_*.c make
+ * One record of saved output, as the readers of saved/saved_*.c make
  * it (saved_output.h reads a line into them): the kinds of lines and what
  * each says.
  */

@@ -1,5 +1,5 @@
 /*
- * The advice of --advise (verdicts/advice.c), from verdict numbers of
+ * The advice of --advise (advice/advice.c), from verdict numbers of
  * known geometry: the layout's start and size are whole erase blocks
  * (also 3 x 2^n ones), the FAT-optimised area is left free, ext4's and
  * f2fs's numbers follow from the erase block, the page and the open-AU
