@@ -1,10 +1,10 @@
 /*
- * --compare of a saved --format=json document: read token by token and
- * handed on as the CSV lines --format=csv prints for it -- the command,
- * the device and the parameters as "# " lines, each table's name and
- * columns when they change, a line per row (a list field as NAME_1 ...
- * NAME_n), verdicts and notes as "# " lines -- so that compare_csv.c
- * reads both forms.
+ * --compare of a saved --format=json document: walked token by token
+ * (saved/saved_json.h) and handed on as the CSV lines --format=csv prints
+ * for it -- the command, the device and the parameters as "# " lines,
+ * each table's name and columns when they change, a line per row (a list
+ * field as NAME_1 ... NAME_n), verdicts and notes as "# " lines -- so
+ * that compare_csv.c reads both forms.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -14,13 +14,10 @@
 
 #include "compare/compare_json.h"
 #include "compare/compare_table.h"
-#include "core/json.h"
-
-enum where { W_TOP, W_TESTS, W_TEST, W_RECORDS, W_DONE };
+#include "saved/saved_json.h"
 
 struct ai_json {
-	struct json_reader r;
-	enum where where;
+	struct sj_walk *w;
 	char *out;		/* lines not handed on yet, each ending in '\n' */
 	size_t len, at, cap;
 	char table[64];		/* the table of the last row */
@@ -79,13 +76,16 @@ static struct ai_json *cj_open(FILE *f)
 {
 	struct ai_json *j = calloc(1, sizeof(*j));
 
-	if (j)
-		json_reader_init(&j->r, f);
+	if (j && !(j->w = sj_open(f, true))) {
+		free(j);
+		j = NULL;
+	}
 	return j;
 }
 
 static void cj_close(struct ai_json *j)
 {
+	sj_close(j->w);
 	free(j->out);
 	free(j);
 }
@@ -110,231 +110,143 @@ static void add_cell(struct rec *r, const char *name, const char *v)
 }
 
 /* A list of numbers (null: an empty cell, as in the CSV): NAME_1 ... NAME_n. */
-static int add_list(struct ai_json *j, struct rec *r, const char *key)
+static void add_list(struct rec *r, const struct sj_record *in, const struct sj_value *x)
 {
-	enum json_tok t;
-	unsigned i = 0;
+	for (size_t i = 0; i < x->list_n; i++) {
+		double d = in->list[x->list_at + i];
+		char name[96], v[40] = "";
 
-	while ((t = json_next(&j->r)) == JT_NUMBER || t == JT_NULL) {
-		char name[80], v[40] = "";
-
-		if (t == JT_NUMBER)
-			snprintf(v, sizeof(v), "%.17g", j->r.num);
-		snprintf(name, sizeof(name), "%s_%u", key, ++i);
+		if (!isnan(d))
+			snprintf(v, sizeof(v), "%.17g", d);
+		snprintf(name, sizeof(name), "%s_%zu", x->key, i + 1);
 		add_cell(r, name, v);
 	}
-	return t == JT_ARRAY_END ? 0 : -1;
 }
 
 /* A single value as its cell: a number, true/false, a string quoted as CSV is. */
-static void add_value(struct ai_json *j, struct rec *r, const char *key, enum json_tok t)
+static void add_value(struct ai_json *j, struct rec *r, const struct sj_value *x)
 {
 	char v[JSON_MAX_TEXT + 8] = "";
 
-	if (t == JT_NUMBER)
-		snprintf(v, sizeof(v), "%.17g", j->r.num);
-	else if (t == JT_TRUE || t == JT_FALSE)
-		snprintf(v, sizeof(v), "%s", t == JT_TRUE ? "true" : "false");
-	else if (t == JT_STRING && !strpbrk(j->r.text, ",\""))
-		snprintf(v, sizeof(v), "%s", j->r.text);
-	else if (t == JT_STRING) {
+	if (x->tok == JT_NUMBER)
+		snprintf(v, sizeof(v), "%.17g", x->num);
+	else if (x->tok == JT_TRUE || x->tok == JT_FALSE)
+		snprintf(v, sizeof(v), "%s", x->tok == JT_TRUE ? "true" : "false");
+	else if (x->tok == JT_STRING && !strpbrk(x->text, ",\""))
+		snprintf(v, sizeof(v), "%s", x->text);
+	else if (x->tok == JT_STRING) {
 		size_t at = j->len;
 
-		put_cell(j, j->r.text);	/* quoted into the line buffer, then taken back */
+		put_cell(j, x->text);	/* quoted into the line buffer, then taken back */
 		snprintf(v, sizeof(v), "%.*s", (int)(j->len - at), j->out + at);
 		j->len = at;
 	}
-	add_cell(r, key, v);
+	add_cell(r, x->key, v);
 }
 
 /* A record as lines: a row (its table and columns when they change), a verdict, a note. */
-static void record_lines(struct ai_json *j, const struct rec *r, const char *type,
-			 const char *table, const char *label, const char *text)
+static void record_lines(struct ai_json *j, const struct sj_record *in)
 {
-	if (strcmp(type, "row") == 0) {
-		if (strcmp(table, j->table) != 0 || strcmp(r->names, j->names) != 0) {
-			put(j, "# table: %s\n%s\n", table, r->names);
-			snprintf(j->table, sizeof(j->table), "%s", table);
-			snprintf(j->names, sizeof(j->names), "%s", r->names);
+	static struct rec r;
+	const char *type = sj_text(in, "type"), *table = sj_text(in, "table");
+	const char *label = sj_text(in, "label"), *text = sj_text(in, "text");
+
+	memset(&r, 0, sizeof(r));
+	for (size_t i = 0; i < in->nv; i++) {
+		const struct sj_value *x = &in->v[i];
+
+		if (x->tok == JT_ARRAY)
+			add_list(&r, in, x);
+		else if (x->tok != JT_OBJECT)
+			add_value(j, &r, x);
+	}
+	if (type && strcmp(type, "row") == 0) {
+		table = table ? table : "";
+		if (strncmp(table, j->table, sizeof(j->table) - 1) != 0 || strcmp(r.names, j->names) != 0) {
+			put(j, "# table: %.63s\n%s\n", table, r.names);
+			snprintf(j->table, sizeof(j->table), "%.63s", table);
+			snprintf(j->names, sizeof(j->names), "%s", r.names);
 		}
-		put(j, "%s\n", r->cells);
-	} else if (strcmp(type, "verdict") == 0) {
-		put(j, "# %s: %s\n", label, text);
-	} else if (text[0]) {
+		put(j, "%s\n", r.cells);
+	} else if (type && strcmp(type, "verdict") == 0) {
+		put(j, "# %.63s: %s\n", label ? label : "verdict", text ? text : "");
+	} else if (text && text[0]) {
 		put(j, "# %s\n", text);
 	}
 }
 
-/* One record (its '{' read): a row, a verdict or a note, as CSV lines. */
-static int record(struct ai_json *j)
+/* "command" as the "# flashbench ?: ..." line of the CSV. */
+static void command(struct ai_json *j)
 {
-	static struct rec r;
-	char type[16] = "", table[64] = "", label[64] = "verdict", text[JSON_MAX_TEXT] = "";
-	enum json_tok t;
+	const char *word = j->w->words;
 
-	memset(&r, 0, sizeof(r));
-	while ((t = json_next(&j->r)) == JT_KEY) {
-		char key[64];
-
-		snprintf(key, sizeof(key), "%.63s", j->r.text);
-		t = json_next(&j->r);
-		if (t == JT_STRING && strcmp(key, "type") == 0)
-			snprintf(type, sizeof(type), "%.15s", j->r.text);
-		else if (t == JT_STRING && strcmp(key, "table") == 0)
-			snprintf(table, sizeof(table), "%.63s", j->r.text);
-		else if (t == JT_STRING && strcmp(key, "label") == 0)
-			snprintf(label, sizeof(label), "%.63s", j->r.text);
-		else if (t == JT_STRING && strcmp(key, "text") == 0)
-			snprintf(text, sizeof(text), "%s", j->r.text);
-		if (t == JT_ARRAY && add_list(j, &r, key) < 0)
-			return -1;
-		if (t == JT_OBJECT && json_skip(&j->r, t) == JT_ERROR)
-			return -1;
-		if (t == JT_NUMBER || t == JT_STRING || t == JT_TRUE || t == JT_FALSE || t == JT_NULL)
-			add_value(j, &r, key, t);
-	}
-	if (t != JT_OBJECT_END)
-		return -1;
-	record_lines(j, &r, type, table, label, text);
-	return 0;
-}
-
-/* "command": [...] as the "# flashbench: ..." line of the CSV. */
-static int command(struct ai_json *j)
-{
-	enum json_tok t;
-	bool first = true;
-
-	if (json_next(&j->r) != JT_ARRAY)
-		return -1;
 	put(j, "# flashbench ?: ");
-	while ((t = json_next(&j->r)) == JT_STRING) {
-		put(j, "%s%s", first ? "" : " ", j->r.text);
-		first = false;
-	}
+	for (size_t i = 0; i < j->w->nwords; i++, word += strlen(word) + 1)
+		put(j, "%s%s", i ? " " : "", word);
 	put(j, "\n");
-	return t == JT_ARRAY_END ? 0 : -1;
 }
 
-/* "device" or "parameters": a flat object, as the CSV's "# " lines. */
-static int object(struct ai_json *j, bool device)
+/* "device" as the CSV's "# device: " line. */
+static void device(struct ai_json *j)
 {
-	char path[1024] = "", kind[64] = "";
-	double size = 0;
-	enum json_tok t;
+	const struct sj_value *size = sj_field(&j->w->rec, "size_bytes");
+	const char *path = sj_text(&j->w->rec, "path"), *kind = sj_text(&j->w->rec, "kind");
 
-	if (json_next(&j->r) != JT_OBJECT)
+	put(j, "# device: %.1023s (%.63s), %.0f bytes\n", path ? path : "", kind ? kind : "",
+	    size && size->tok == JT_NUMBER ? size->num : 0);
+}
+
+/* "parameters": each number as a "# parameter NAME=VALUE" line. */
+static void parameters(struct ai_json *j)
+{
+	for (size_t i = 0; i < j->w->rec.nv; i++) {
+		const struct sj_value *x = &j->w->rec.v[i];
+
+		if (x->tok != JT_NUMBER)
+			continue;
+		put(j, "# parameter %s=", x->key);
+		put_num(j, x->num);
+		put(j, "\n");
+	}
+}
+
+/* The lines of the next event into j->out; 0 at the end, -1 with stop set. */
+static int event_lines(struct ai_json *j, char *stop, size_t stoplen)
+{
+	switch (sj_next(j->w)) {
+	case SJ_END:
+		return 0;
+	case SJ_ERROR:
+		snprintf(stop, stoplen, "%s", j->w->why);
 		return -1;
-	while ((t = json_next(&j->r)) == JT_KEY) {
-		char key[64];
-
-		snprintf(key, sizeof(key), "%.63s", j->r.text);
-		t = json_next(&j->r);
-		if (device && t == JT_STRING && strcmp(key, "path") == 0)
-			snprintf(path, sizeof(path), "%.1023s", j->r.text);
-		else if (device && t == JT_STRING && strcmp(key, "kind") == 0)
-			snprintf(kind, sizeof(kind), "%.63s", j->r.text);
-		else if (device && t == JT_NUMBER && strcmp(key, "size_bytes") == 0)
-			size = j->r.num;
-		else if (!device && t == JT_NUMBER) {
-			put(j, "# parameter %s=", key);
-			put_num(j, j->r.num);
-			put(j, "\n");
-		} else if ((t == JT_OBJECT || t == JT_ARRAY) && json_skip(&j->r, t) == JT_ERROR)
-			return -1;
-	}
-	if (device)
-		put(j, "# device: %s (%s), %.0f bytes\n", path, kind, size);
-	return t == JT_OBJECT_END ? 0 : -1;
-}
-
-static int fail(struct ai_json *j, char *stop, size_t len, const char *why)
-{
-	snprintf(stop, len, "not a flashbench JSON document: %s at line %lu", why, j->r.line);
-	j->where = W_DONE;
-	return -1;
-}
-
-/* A key of the document or of a test, and what it holds. */
-static int key(struct ai_json *j)
-{
-	const char *k = j->r.text;
-	enum json_tok t;
-
-	if (j->where == W_TOP && strcmp(k, "command") == 0)
-		return command(j);
-	if (j->where == W_TOP && (strcmp(k, "device") == 0 || strcmp(k, "parameters") == 0))
-		return object(j, strcmp(k, "device") == 0);
-	if (j->where == W_TOP && strcmp(k, "tests") == 0) {
-		j->where = W_TESTS;
-		return json_next(&j->r) == JT_ARRAY ? 0 : -1;
-	}
-	if (j->where == W_TEST && strcmp(k, "records") == 0) {
-		j->where = W_RECORDS;
-		return json_next(&j->r) == JT_ARRAY ? 0 : -1;
-	}
-	if (j->where == W_TEST && strcmp(k, "test") == 0) {
-		if (json_next(&j->r) != JT_STRING)
-			return -1;
-		put(j, "# test: %s\n", j->r.text);
+	case SJ_COMMAND:
+		command(j);
+		break;
+	case SJ_DEVICE:
+		device(j);
+		break;
+	case SJ_PARAMETERS:
+		parameters(j);
+		break;
+	case SJ_TEST:
+		put(j, "# test: %s\n", j->w->name);
 		j->table[0] = '\0';
-		return 0;
-	}
-	t = json_next(&j->r);
-	return json_skip(&j->r, t) == JT_ERROR ? -1 : 0;
-}
-
-/* One step through the document's frame. */
-static int step(struct ai_json *j, char *stop, size_t len)
-{
-	enum json_tok t = json_next(&j->r);
-
-	if (t == JT_ERROR)
-		return fail(j, stop, len, j->r.error);
-	if (t == JT_EOF) {
-		j->where = W_DONE;
-		return 0;
-	}
-	switch (j->where) {
-	case W_TOP:
-	case W_TEST:
-		if (t == JT_OBJECT && j->r.depth == 1)
-			return 0;
-		if (t == JT_OBJECT_END) {
-			j->where = j->where == W_TEST ? W_TESTS : W_DONE;
-			return 0;
-		}
-		if (t != JT_KEY || key(j) < 0)
-			return fail(j, stop, len, "an unexpected value");
-		return 0;
-	case W_TESTS:
-		if (t == JT_ARRAY_END)
-			j->where = W_TOP;
-		else if (t == JT_OBJECT)
-			j->where = W_TEST;
-		else
-			return fail(j, stop, len, "a test that is not an object");
-		return 0;
-	case W_RECORDS:
-		if (t == JT_ARRAY_END)
-			j->where = W_TEST;
-		else if (t != JT_OBJECT || record(j) < 0)
-			return fail(j, stop, len, "a bad record");
-		return 0;
-	case W_DONE:
+		break;
+	case SJ_RECORD:
+		record_lines(j, &j->w->rec);
 		break;
 	}
-	return 0;
+	return 1;
 }
 
 static int cj_next(struct ai_json *j, char *buf, size_t len, char *stop, size_t stoplen)
 {
+	int r;
+
 	while (j->at == j->len) {
 		j->at = j->len = 0;
-		if (j->where == W_DONE)
-			return 0;
-		if (step(j, stop, stoplen) < 0)
-			return -1;
+		if ((r = event_lines(j, stop, stoplen)) <= 0)
+			return r;
 	}
 	{
 		char *nl = memchr(j->out + j->at, '\n', j->len - j->at);

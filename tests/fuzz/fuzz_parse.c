@@ -5,7 +5,8 @@
  * promises: a plain decimal size means that many bytes, a count lies
  * within its bounds, and a parsed sim: spec printed by
  * sim_params_format() parses back to the same parameters. A line of
- * saved output gives records that hold what they promise.
+ * saved output gives records that hold what they promise. A first byte
+ * of 0xff walks the rest as a saved JSON document (saved/saved_json.h).
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "saved/saved_json.h"
 #include "saved/saved_output.h"
 #include "saved/saved_readahead.h"
 #include "sim/sim_spec.h"
@@ -96,6 +98,37 @@ static void check_record(void *ctx, const struct so_line *l)
 		abort();
 }
 
+/* Every event of a document, each holding what it promises; nothing after the end. */
+static void check_json(const char *s, size_t n)
+{
+	FILE *f = fmemopen((void *)s, n, "r");
+	struct sj_walk *w;
+	enum sj_event e;
+
+	if (!f)
+		return;
+	if (!(w = sj_open(f, n & 1))) {
+		fclose(f);
+		return;
+	}
+	while ((e = sj_next(w)) != SJ_END && e != SJ_ERROR) {
+		if (w->rec.nv > SJ_MAX_FIELDS || w->rec.nlist > SJ_MAX_LIST)
+			abort();
+		for (size_t i = 0; e == SJ_RECORD && i < w->rec.nv; i++)
+			if (w->rec.v[i].tok == JT_ARRAY &&
+			    w->rec.v[i].list_at + w->rec.v[i].list_n > w->rec.nlist)
+				abort();
+		if (e == SJ_COMMAND && w->nwords > 0 && w->words[w->wlen - 1] != '\0')
+			abort();
+	}
+	if (e == SJ_ERROR && !memchr(w->why, '\0', sizeof(w->why)))
+		abort();
+	if (sj_next(w) != SJ_END)
+		abort();
+	sj_close(w);
+	fclose(f);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s;
@@ -107,6 +140,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s = malloc(size);
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
+	if (data[0] == 0xff) {
+		check_json((const char *)data + 1, size - 1);
+		free(s);
+		return 0;
+	}
 	switch (data[0] % 6) {
 	case 0: check_size(s); break;
 	case 1: check_uint(s, data[0] & 0x10 ? 1 : 0, data[0] & 0x20 ? 4096 : UINT64_MAX); break;
