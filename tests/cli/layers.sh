@@ -1,14 +1,15 @@
 #!/bin/bash
-# The layers of src/ (src/README.md): a file includes only headers of its
-# own layer or of the layers below it, and nothing but the top level
-# includes a header by a bare name. Lower layers never include upper ones.
+# The layers of src/ (src/README.md): one folder a layer, main.c alone at
+# the top; a file includes headers of its own layer or of the layers below
+# it, always by their path. Lower layers never include upper ones.
 # And no two units use each other, also inside one layer: no circle of
 # units by their includes and, where the objects are built, by the symbols
 # they define and use (layers_units.py).
 . "$(dirname "$0")/lib.sh"
 SRC=$TESTS_DIR/../src
 
-# layer: the layers it may include
+# Each folder of src/ is a layer: the layers it may include, bottom up
+# (src/README.md draws them). main.c, alone at the top, may include any.
 declare -A allowed=(
 	[core]="core"
 	[sim]="core sim"
@@ -22,27 +23,75 @@ declare -A allowed=(
 	[compare]="core saved safety compare"
 	[run]="core safety verdicts modules cli run"
 )
-for layer in "${!allowed[@]}"; do
-	files=$(ls "$SRC/$layer"/*.[ch] 2>/dev/null)
-	ok "src/$layer has files" [ -n "$files" ]
-	for f in $files; do
+# include_faults SRC: one line per include that breaks the layers -- a
+# header named without its folder, a folder above the includer's, a
+# folder that is no layer -- and per file outside them (only main.c is
+# at the top); then "checked N", the files looked at.
+include_faults() {
+	local src=$1 f rel layer inc dir n=0
+	for f in "$src"/*.[ch] "$src"/*/*.[ch]; do
+		[ -e "$f" ] || continue
+		n=$((n + 1))
+		rel=${f#$src/}
+		layer=${rel%%/*}
+		if [ "$layer" = "$rel" ]; then
+			[ "$rel" = main.c ] || echo "$rel: only main.c is at the top of src/"
+			layer=main
+		elif [ -z "${allowed[$layer]:-}" ]; then
+			echo "$rel: src/$layer/ is no layer of layers.sh"
+			continue
+		fi
 		for inc in $(grep -oE '^#include "[^"]+"' "$f" | sed 's/#include "//; s/"$//'); do
 			dir=${inc%%/*}
 			if [ "$dir" = "$inc" ]; then
-				fail "${f#$SRC/} includes \"$inc\" by a bare name"
-				continue
+				echo "$rel includes \"$inc\" by a bare name"
+			elif [ -z "${allowed[$dir]:-}" ]; then
+				echo "$rel includes $inc, of no layer"
+			elif [ "$layer" != main ] && [[ " ${allowed[$layer]} " != *" $dir "* ]]; then
+				echo "$rel (layer $layer) includes $inc, a layer above it"
 			fi
-			case " ${allowed[$layer]} " in
-			*" $dir "*) pass ;;
-			*) fail "${f#$SRC/} (layer $layer) includes $inc, a layer above it" ;;
-			esac
 		done
 	done
+	echo "checked $n"
+}
+has_c() { compgen -G "$1/*.c" >/dev/null; }
+for layer in "${!allowed[@]}"; do
+	ok "src/$layer has files" has_c "$SRC/$layer"
 done
-# The top level: main.c alone; each part of it has a folder.
-for f in "$SRC"/*.[ch]; do
-	ok "top level: ${f#$SRC/} is main.c" [ "${f#$SRC/}" = main.c ]
+faults=$(include_faults "$SRC")
+ok "layers.sh looked at every file of src/: ${faults##*$'\n'}" \
+	[ "${faults##*checked }" -eq "$(ls "$SRC"/*.[ch] "$SRC"/*/*.[ch] | wc -l)" ]
+while IFS= read -r l; do
+	case "$l" in "checked "*) pass ;; *) fail "$l" ;; esac
+done <<<"$faults"
+# The rule sees each kind of fault, and passes what keeps it.
+mkdir -p "$TMP/lay/src/verdicts" "$TMP/lay/src/saved" "$TMP/lay/src/stuff"
+printf '#include "compare/compare.h"\n#include "saved/saved_line.h"\n' >"$TMP/lay/src/verdicts/a.c"
+printf '#include "analyze/analyze.h"\n#include "verdict_openau.h"\n' >"$TMP/lay/src/saved/b.c"
+printf '#include "core/units.h"\n#include "other/x.h"\n' >"$TMP/lay/src/saved/c.h"
+printf '#include "cli.h"\n#include "run/run.h"\n' >"$TMP/lay/src/main.c"
+touch "$TMP/lay/src/extra.c" "$TMP/lay/src/stuff/d.c"
+faults=$(include_faults "$TMP/lay/src" | sort)
+want='checked 6
+extra.c: only main.c is at the top of src/
+main.c includes "cli.h" by a bare name
+saved/b.c (layer saved) includes analyze/analyze.h, a layer above it
+saved/b.c includes "verdict_openau.h" by a bare name
+saved/c.h includes other/x.h, of no layer
+stuff/d.c: src/stuff/ is no layer of layers.sh
+verdicts/a.c (layer verdicts) includes compare/compare.h, a layer above it'
+ok "each fault found, nothing else: $faults" [ "$faults" = "$(sort <<<"$want")" ]
+# src/README.md's table of the layers says what the map says: each folder
+# once, with the layers it may include besides its own.
+same_row() { [ -n "$1" ] && [ "$2" = "$3" ]; }
+for layer in "${!allowed[@]}"; do
+	row=$(grep -E "^\| \`$layer/\` \|" "$SRC/README.md")
+	want=$(tr ' ' '\n' <<<"${allowed[$layer]}" | grep -vx "$layer" | sort | tr '\n' ' ')
+	got=$(sed -E 's/.*\| *([^|]*) *\|$/\1/' <<<"$row" | tr ' ' '\n' | grep . | sort | tr '\n' ' ')
+	ok "src/README.md: $layer/ may include '$want' (README: '$got')" same_row "$row" "$want" "$got"
 done
+ok "src/README.md's table has a row per layer and main.c" \
+	[ "$(grep -cE '^\| `[a-z_.]+/?` \|' "$SRC/README.md")" -eq $((${#allowed[@]} + 1)) ]
 # Every test is one file in src/modules/ with one descriptor in the table.
 for d in $(grep -oE '&test_[a-z_]+' "$SRC/modules/table.c" | sort -u | sed 's/&//'); do
 	ok "$d is defined in one file of src/modules" [ "$(grep -l "^const struct fb_test $d = {" "$SRC"/modules/*.c | wc -l)" -eq 1 ]
