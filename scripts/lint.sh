@@ -5,13 +5,17 @@
 # 80)") and exits 1 when there is any that scripts/lint-allow does not
 # name. A function is counted from its name's line to the "}" in column 0
 # that closes it (the kernel style of the tree: "{" and "}" of a function
-# body alone on their lines in column 0).
+# body alone on their lines in column 0). And one folder deep at most
+# ("FILE: deeper than src/FOLDER/"): make builds src/*.c and src/*/*.c,
+# and layers.sh draws one layer a folder, so a file further down would
+# be neither built nor checked.
 #   scripts/lint.sh [SRC_DIR]   (default: src/ next to this script)
 here=$(cd "$(dirname "$0")" && pwd)
 src=${1:-$here/../src}
 allow=$here/lint-allow
 MAX_FILE=${LINT_MAX_FILE:-600} MAX_FUNC=${LINT_MAX_FUNC:-80}
 over=$(
+	(cd "$src" && find . -mindepth 3 -name '*.[ch]' | sed 's|^\./||; s|$|: deeper than src/FOLDER/ (make and layers.sh see one folder deep)|' | sort)
 	for f in $(cd "$src" && ls *.[ch] */*.[ch]); do
 		awk -v f="$f" -v maxf=$MAX_FILE -v maxfn=$MAX_FUNC '
 			# The line with the name: the last one before "{" that opened

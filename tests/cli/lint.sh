@@ -1,6 +1,7 @@
 #!/bin/bash
 # make lint's size rules (scripts/lint.sh): files under 600 lines,
-# functions under 80, in src/; and the check itself finds what is over.
+# functions under 80, none below a folder of src/; and the check itself
+# finds what breaks them.
 . "$(dirname "$0")/lib.sh"
 LINT=$TESTS_DIR/../scripts/lint.sh
 
@@ -19,6 +20,14 @@ expect_status 1 "a function of 81 lines and a file of 601 fail" "$LINT" "$TMP/sr
 ok "the long function is named with its line and length" grep -qxF "core/a.c:2: too_long: 81 lines (limit 80)" <<<"$OUT"
 ok "the long file is named with its length" grep -qxF "core/b.c: 601 lines (limit 600)" <<<"$OUT"
 ok "the count of what is left goes to stderr" grep -q "2 over the limits" <<<"$ERR"
+# A file below a folder of src/ is neither built nor layered: lint says so.
+echo "/* 600 */" >"$TMP/src/core/b.c"
+{ echo "static int x;"; echo "static void fits(void)"; echo "{"; body 77; echo "}"; } >"$TMP/src/core/a.c"
+mkdir -p "$TMP/src/core/deep"
+echo "static int y;" >"$TMP/src/core/deep/c.c"
+expect_status 1 "a file two folders down fails" "$LINT" "$TMP/src"
+ok "it is named: $OUT" grep -qxF "core/deep/c.c: deeper than src/FOLDER/ (make and layers.sh see one folder deep)" <<<"$OUT"
+ok "and nothing else: $OUT" [ "$(wc -l <<<"$OUT")" -eq 1 ]
 # The allow-list names what the lead must still split; it only covers
 # what it names.
 ok "the allow-list has reasons" grep -q '^#' "$TESTS_DIR/../scripts/lint-allow"
