@@ -1,12 +1,12 @@
 /*
  * flashbench: find out how a flash device really behaves.
- * The command line (cli.c), the modes, then one run of the selected
- * tests (run.c), all driven by the test table (modules/table.c).
+ * The command line (cli/), the modes (analyze/, compare/), then one run
+ * of the selected tests (run/), all driven by the test table
+ * (modules/table.c).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "analyze/analyze_json.h"
 #include "cli/cli.h"
 #include "analyze/analyze_cmd.h"
 #include "compare/compare_cmd.h"
@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 		sim_list_presets(stdout);
 		return FB_OK;
 	case CLI_ANALYZE:	/* reads saved output: no DEVICE, no test */
-		return analyze_main(&o, o.nargs, o.args, &analyze_json_source);
+		return analyze_main(&o, o.nargs, o.args);
 	case CLI_COMPARE:	/* reads saved results: no DEVICE, no test */
 		return compare_main(&o, o.nargs, o.args);
 	default:

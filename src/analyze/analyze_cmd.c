@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/analyze_cmd.h"
+#include "analyze/analyze_json.h"
 #include "core/out.h"
 #include "safety/safety.h"
 #include "modules/test.h"
@@ -28,7 +29,7 @@ static int after_analyze(const struct fb_opts *o)
 	return r;
 }
 
-int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct ai_json_source *json)
+int analyze_main(const struct fb_opts *o, int nargs, char **args)
 {
 	/* The input is what the run reads: --out must not land on it. */
 	struct run_paths p = { .device = strcmp(o->analyze, "-") ? o->analyze : "/dev/stdin",
@@ -59,7 +60,7 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args, const struct a
 		ai_close(in);
 		return FB_EUSAGE;
 	}
-	ai_json(in, json);
+	ai_json(in, &analyze_json_source);
 	out_run_begin(FB_VERSION, o->argc, o->argv);
 	out_test_begin("analyze");
 	r = analyze_input(in);

@@ -4,10 +4,8 @@
 
 #include "core/opts.h"
 
-struct ai_json_source;
-/* Refuses a DEVICE or a test, honours --out and --format; a saved JSON
- * document is read through json (NULL: text only). The exit status. */
-int analyze_main(const struct fb_opts *o, int nargs, char **args,
-		 const struct ai_json_source *json);
+/* Refuses a DEVICE or a test, honours --out and --format; reads text or
+ * a saved JSON document (analyze_json.c). The exit status. */
+int analyze_main(const struct fb_opts *o, int nargs, char **args);
 
 #endif
