@@ -18,7 +18,7 @@
 /*
  * Room for any usage message: at most two arguments (each below Linux's
  * MAX_ARG_STRLEN, 32 pages) or a 4 KiB path, plus the words. Messages were
- * printed whole before cli.c wrote them into a buffer, and still are.
+ * printed whole before cli/cli.c wrote them into a buffer, and still are.
  */
 static char usage_msg[2 * 128 * 1024 + 8192];
 

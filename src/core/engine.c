@@ -102,7 +102,7 @@ static bool guard_allows(const char *what, uint64_t off, uint64_t len)
 {
 	if (regions_allowed(off, len))
 		return true;
-	/* A test wrote where run.c did not announce (or back up). */
+	/* A test wrote where run/run.c did not announce (or back up). */
 	fprintf(stderr, "flashbench: internal error: %s outside the announced region at offset "
 		"%llu, length %llu; nothing done there\n", what, (unsigned long long)off,
 		(unsigned long long)len);

@@ -1,6 +1,6 @@
 /*
  * The regions a write test overwrites. Each write test's descriptor
- * lists them (modules/test.h); run.c collects them before the first write
+ * lists them (modules/test.h); run/run.c collects them before the first write
  * so that it can announce them, check them against the device, back them
  * up (--preserve) and arm the engine's guard here, which refuses any
  * write outside them: a bug in a module then fails loudly instead of

@@ -526,7 +526,7 @@ static int find_open_au_prepare(struct fb_opts *o, struct target *t)
 	r = align_run(o, t);
 	v = vf_align_verdict();
 	if (r == FB_EINTR || fb_stop)
-		return FB_EINTR;	/* run.c ends the section with the interruption */
+		return FB_EINTR;	/* run/run.c ends the section with the interruption */
 	out_test_end(r == FB_OK ? "done" : "failed", NULL);
 	if (r != FB_OK)
 		return r;

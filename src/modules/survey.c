@@ -148,7 +148,7 @@ static int survey_prepare(struct fb_opts *o, struct target *t)
 	r = align_run(&a, t);
 	v = vf_align_verdict();
 	if (r == FB_EINTR || fb_stop)
-		return FB_EINTR;	/* run.c ends the section with the interruption */
+		return FB_EINTR;	/* run/run.c ends the section with the interruption */
 	out_test_end(r == FB_OK ? "done" : "failed", NULL);
 	if (r != FB_OK || survey_erase_given)
 		return r;

@@ -20,7 +20,7 @@
 #include "core/regions.h"
 #include "core/target.h"
 
-/* How an option's value is read (cli.c does it, with the same messages for all). */
+/* How an option's value is read (cli/cli.c does it, with the same messages for all). */
 enum fb_opt_kind {
 	FO_FLAG,	/* no value: sets a bool */
 	FO_SIZE,	/* a size, not 0: uint64_t */
@@ -72,7 +72,7 @@ struct fb_test {
 	bool after_analyze;
 	/* the tests it runs with it (--survey): selected before any check (NULL: none) */
 	const struct fb_test *const *selects;
-	/* the shared options it reads (cli.c's table): anything else is refused */
+	/* the shared options it reads (cli/cli.c's table): anything else is refused */
 	const char *const *uses;
 	/* its own options (NULL-name terminated; NULL: none) */
 	const struct fb_option *options;

@@ -16,7 +16,7 @@ preset_param() {
 		     for (i = 1; i <= n; i++) if (index(kv[i], k "=") == 1) { print substr(kv[i], length(k) + 2); exit } }'
 }
 
-# expected_marker PRESET BYTES PCT: replay the model of src/sim_model.h
+# expected_marker PRESET BYTES PCT: replay the model of src/sim/sim_model.h
 # (per piece of read_chunk: read_lat, + page_cross / erase_cross when a
 # boundary lies strictly inside; per request: len / read_bw) for
 # sequential reads of 4KiB..8MiB over BYTES, and pick the smallest size

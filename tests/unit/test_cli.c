@@ -309,7 +309,7 @@ static const char *const test_words[][3] = {
 
 /*
  * What each option changes, written down here apart from the descriptors
- * that decide it (src/modules/, cli.c), so that a descriptor that forgets an
+ * that decide it (src/modules/, src/cli/cli.c), so that a descriptor that forgets an
  * option, or claims one, fails. --erasesize moves --interval's default
  * --offset (16 MiB rounded up to the erase size), so it counts there.
  */
