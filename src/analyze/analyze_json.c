@@ -74,7 +74,9 @@ static int row_line(const struct sj_record *rec, char *buf, size_t len)
 		} else if (x->tok != JT_NUMBER && x->tok != JT_NULL) {
 			return 0;
 		} else if (ty == OT_BYTES || ty == OT_COUNT) {
-			v[i].u = x->num >= 0 ? (uint64_t)x->num : 0;
+			if (x->tok == JT_NUMBER && !(x->num < 0x1p64))
+				return 0;	/* no size or count: casting it is undefined */
+			v[i].u = x->tok == JT_NUMBER && x->num >= 0 ? (uint64_t)x->num : 0;
 		} else {
 			v[i].d = x->tok == JT_NUMBER ? x->num : NAN;
 		}

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "compare/compare_json.h"
-#include "compare/compare_table.h"
 #include "saved/saved_json.h"
 
 struct ai_json {
@@ -33,7 +32,8 @@ static void put(struct ai_json *j, const char *fmt, ...)
 
 	for (;;) {
 		va_start(ap, fmt);
-		n = vsnprintf(j->out + j->len, j->cap - j->len, fmt, ap);
+		/* no buffer yet: only measure (NULL + 0 is undefined in C) */
+		n = vsnprintf(j->out ? j->out + j->len : NULL, j->cap - j->len, fmt, ap);
 		va_end(ap);
 		if (n >= 0 && (size_t)n < j->cap - j->len) {
 			j->len += (size_t)n;
@@ -147,7 +147,7 @@ static void add_value(struct ai_json *j, struct rec *r, const struct sj_value *x
 /* A record as lines: a row (its table and columns when they change), a verdict, a note. */
 static void record_lines(struct ai_json *j, const struct sj_record *in)
 {
-	static struct rec r;
+	static struct rec r;	/* 10 KiB, off the stack; cleared for each record */
 	const char *type = sj_text(in, "type"), *table = sj_text(in, "table");
 	const char *label = sj_text(in, "label"), *text = sj_text(in, "text");
 

@@ -11,7 +11,7 @@
 #include "modules/align.h"
 #include "core/engine.h"
 #include "core/out.h"
-#include "saved/saved_output.h"
+#include "saved/saved_values.h"
 #include "core/units.h"
 #include "modules/info.h"
 #include "core/progress.h"

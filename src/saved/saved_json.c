@@ -4,7 +4,9 @@
  * [{"test":NAME, "records":[{...}, ...]}, ...]} read with core/json.h's
  * tokenizer, in bounded memory whatever the document's size; any other
  * key is skipped whole. A record is read whole or the document is
- * refused: a list holds numbers and nulls only.
+ * refused: a list holds numbers and nulls only. The device and the
+ * parameters are read more loosely -- their arrays and objects skipped --
+ * so that a field a later version adds to them leaves old readers working.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -90,8 +92,9 @@ static struct sj_value *new_field(struct sj_record *rec)
 	return &rec->v[rec->nv++];
 }
 
-/* One flat object (its '{' read): its fields into w->rec, in order. */
-static int read_object(struct sj_walk *w)
+/* One flat object (its '{' read): its fields into w->rec, in order; a
+ * header's arrays skipped, a record's read as lists. */
+static int read_object(struct sj_walk *w, bool header)
 {
 	enum json_tok t;
 
@@ -107,7 +110,11 @@ static int read_object(struct sj_walk *w)
 			v->num = w->r.num;
 		else if (t == JT_STRING)
 			strcpy(v->text, w->r.text);	/* both JSON_MAX_TEXT */
-		else if (t == JT_ARRAY && read_list(w, v) < 0)
+		else if (t == JT_ARRAY && header) {
+			v->list_at = v->list_n = 0;
+			if (json_skip(&w->r, t) == JT_ERROR)
+				return -1;
+		} else if (t == JT_ARRAY && read_list(w, v) < 0)
 			return -1;
 		else if (t == JT_OBJECT && json_skip(&w->r, t) == JT_ERROR)
 			return -1;
@@ -117,7 +124,7 @@ static int read_object(struct sj_walk *w)
 	return t == JT_OBJECT_END ? 0 : -1;
 }
 
-/* "command": ["./flashbench", "-a", ...] into w->words. */
+/* "command": ["./flashbench", "-a", ...] into w->words (at most SJ_MAX_COMMAND bytes). */
 static int read_command(struct sj_walk *w)
 {
 	enum json_tok t;
@@ -128,6 +135,8 @@ static int read_command(struct sj_walk *w)
 	while ((t = json_next(&w->r)) == JT_STRING) {
 		size_t n = strlen(w->r.text) + 1;
 
+		if (w->wlen + n > SJ_MAX_COMMAND)
+			return -1;
 		if (w->wlen + n > w->wcap) {
 			size_t cap = 2 * (w->wlen + n);
 			char *p = realloc(w->words, cap);
@@ -156,7 +165,7 @@ static int key(struct sj_walk *w)
 	if (top && w->headers && (strcmp(k, "device") == 0 || strcmp(k, "parameters") == 0)) {
 		int ev = strcmp(k, "device") == 0 ? SJ_DEVICE : SJ_PARAMETERS;
 
-		if (json_next(&w->r) != JT_OBJECT || read_object(w) < 0)
+		if (json_next(&w->r) != JT_OBJECT || read_object(w, true) < 0)
 			return fail(w, ev == SJ_DEVICE ? "a bad device" : "bad parameters");
 		return ev;
 	}
@@ -212,7 +221,7 @@ static int step(struct sj_walk *w)
 			w->where = SJ_AT_TEST;
 			return SJ_MORE;
 		}
-		if (t != JT_OBJECT || read_object(w) < 0)
+		if (t != JT_OBJECT || read_object(w, false) < 0)
 			return fail(w, "a bad record");
 		return SJ_RECORD;
 	case SJ_AT_DONE:

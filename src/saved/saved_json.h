@@ -15,9 +15,11 @@
 
 #include "core/json.h"
 
-/* The most fields of one record, and numbers in its lists (--fat-nr's limit). */
+/* The most fields of one record, numbers in its lists (--fat-nr's limit),
+ * and bytes of the command's words: a document beyond them is refused. */
 #define SJ_MAX_FIELDS 1024
 #define SJ_MAX_LIST 4096
+#define SJ_MAX_COMMAND (1u << 20)
 
 enum sj_event {
 	SJ_END,		/* the document is over (also after SJ_ERROR) */
@@ -33,7 +35,8 @@ enum sj_event {
 struct sj_value {
 	char key[64];		/* cut to 63 bytes: our keys are short */
 	enum json_tok tok;	/* JT_NUMBER, JT_STRING, JT_TRUE, JT_FALSE, JT_NULL,
-				   JT_ARRAY (numbers), JT_OBJECT (skipped) */
+				   JT_ARRAY (a record's: numbers; the device's and the
+				   parameters': skipped, list_n 0), JT_OBJECT (skipped) */
 	double num;		/* JT_NUMBER */
 	char text[JSON_MAX_TEXT];	/* JT_STRING */
 	size_t list_at, list_n;	/* JT_ARRAY: its numbers in the record's list; null: NaN */

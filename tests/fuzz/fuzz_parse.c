@@ -6,7 +6,8 @@
  * within its bounds, and a parsed sim: spec printed by
  * sim_params_format() parses back to the same parameters. A line of
  * saved output gives records that hold what they promise. A first byte
- * of 0xff walks the rest as a saved JSON document (saved/saved_json.h).
+ * of 0xff walks the rest as a saved JSON document (saved/saved_json.h),
+ * and reads it through --analyze's and --compare's emitters.
  */
 #include <math.h>
 #include <stdint.h>
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #include "core/parse.h"
+#include "analyze/analyze_json.h"
+#include "compare/compare_json.h"
 #include "saved/saved_json.h"
 #include "saved/saved_output.h"
 #include "saved/saved_readahead.h"
@@ -98,6 +101,29 @@ static void check_record(void *ctx, const struct so_line *l)
 		abort();
 }
 
+/* Every line a reader of saved JSON makes of it: terminated, nothing after the end. */
+static void check_emitter(const struct ai_json_source *src, const char *s, size_t n)
+{
+	static char buf[64 * 1024], stop[160];
+	FILE *f = fmemopen((void *)s, n, "r");
+	struct ai_json *j;
+	int r;
+
+	if (!f)
+		return;
+	if ((j = src->open(f))) {
+		while ((r = src->next(j, buf, sizeof(buf), stop, sizeof(stop))) == 1)
+			if (!memchr(buf, '\0', sizeof(buf)))
+				abort();
+		if (r < 0 && !memchr(stop, '\0', sizeof(stop)))
+			abort();
+		if (src->next(j, buf, sizeof(buf), stop, sizeof(stop)) == 1)
+			abort();
+		src->close(j);
+	}
+	fclose(f);
+}
+
 /* Every event of a document, each holding what it promises; nothing after the end. */
 static void check_json(const char *s, size_t n)
 {
@@ -142,6 +168,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size - 1] = '\0';
 	if (data[0] == 0xff) {
 		check_json((const char *)data + 1, size - 1);
+		check_emitter(&analyze_json_source, (const char *)data + 1, size - 1);
+		check_emitter(&compare_json_source, (const char *)data + 1, size - 1);
 		free(s);
 		return 0;
 	}

@@ -18,14 +18,21 @@
 
 static const char doc[] =
 	"{\"tool\":\"flashbench\",\"version\":\"0.1\",\"command\":[\"./flashbench\",\"-O\",\"sim:\"],\n"
-	"\"device\":{\"path\":\"sim:\",\"kind\":\"simulated card\",\"size_bytes\":4096,\"x\":{\"y\":[1]}},\n"
+	"\"device\":{\"path\":\"sim:\",\"kind\":\"simulated card\",\"size_bytes\":4096,\"x\":{\"y\":[1]},"
+	"\"ids\":[\"a\",[\"b\"]]},\n"
 	"\"parameters\":{\"blocksize\":16384,\"random\":false},\n"
 	"\"tests\":[\n"
 	"{\"test\":\"open-au\",\"records\":[\n"
 	"{\"type\":\"row\",\"table\":\"open-au\",\"block_bytes\":4194304,\"rate_bps\":2e6,"
 	"\"rate_runs_bps\":[2e6,null],\"skip\":{\"a\":[\"b\"]}},\n"
 	"{\"type\":\"verdict\",\"verdict\":\"open-au\",\"text\":\"a, \\\"b\\\"\",\"label\":\"L\"},\n"
+	"{\"type\":\"row\",\"table\":\"align\",\"boundary_bytes\":8192,\"pre_ns\":1000,"
+	"\"on_ns\":1500,\"post_ns\":1000,\"diff_ns\":500},\n"
 	"{\"type\":\"note\",\"text\":\"a note\"}],\n"
+	"\"status\":\"done\"},\n"
+	"{\"test\":\"align\",\"records\":[\n"
+	"{\"type\":\"row\",\"table\":\"align\",\"boundary_bytes\":4096,\"pre_ns\":1000,"
+	"\"on_ns\":1000,\"post_ns\":1000,\"diff_ns\":0}],\n"
 	"\"status\":\"done\"}]}\n";
 
 static struct sj_walk *walk(const char *text, bool headers, FILE **f)
@@ -43,7 +50,8 @@ static void events(void)
 	CHECK(sj_next(w) == SJ_COMMAND && w->nwords == 3);
 	CHECK_STR(w->words, "./flashbench");
 	CHECK_STR(w->words + strlen("./flashbench") + 1, "-O");
-	CHECK(sj_next(w) == SJ_DEVICE && w->rec.nv == 4);
+	CHECK(sj_next(w) == SJ_DEVICE && w->rec.nv == 5);
+	CHECK((v = sj_field(&w->rec, "ids")) && v->tok == JT_ARRAY && v->list_n == 0);	/* skipped */
 	CHECK_STR(sj_text(&w->rec, "kind"), "simulated card");
 	CHECK((v = sj_field(&w->rec, "size_bytes")) && v->tok == JT_NUMBER && v->num == 4096);
 	CHECK((v = sj_field(&w->rec, "x")) && v->tok == JT_OBJECT);
@@ -58,6 +66,9 @@ static void events(void)
 	CHECK(sj_text(&w->rec, "rate_bps") == NULL && sj_field(&w->rec, "none") == NULL);
 	CHECK(sj_next(w) == SJ_RECORD);
 	CHECK_STR(sj_text(&w->rec, "text"), "a, \"b\"");
+	CHECK(sj_next(w) == SJ_RECORD && sj_next(w) == SJ_RECORD);
+	CHECK(sj_next(w) == SJ_TEST);
+	CHECK_STR(w->name, "align");
 	CHECK(sj_next(w) == SJ_RECORD);
 	CHECK(sj_next(w) == SJ_END && sj_next(w) == SJ_END);
 	sj_close(w);
@@ -67,7 +78,9 @@ static void events(void)
 	w = walk(doc, false, &f);
 	CHECK(sj_next(w) == SJ_COMMAND);
 	CHECK(sj_next(w) == SJ_RECORD);
-	CHECK(sj_next(w) == SJ_RECORD && sj_next(w) == SJ_RECORD && sj_next(w) == SJ_END);
+	for (int i = 0; i < 4; i++)
+		CHECK(sj_next(w) == SJ_RECORD);
+	CHECK(sj_next(w) == SJ_END);
 	sj_close(w);
 	fclose(f);
 }
@@ -101,11 +114,42 @@ static const char *fields(int n)
 	return text;
 }
 
+/* A document of one record with two lists of a and b numbers. */
+static const char *lists(int a, int b)
+{
+	static char text[SJ_MAX_LIST * 4 + 200];
+	char *p = text + sprintf(text, "{\"tests\":[{\"records\":[{\"l\":[");
+
+	for (int i = 0; i < a; i++)
+		p += sprintf(p, "%s1", i ? "," : "");
+	p += sprintf(p, "],\"m\":[");
+	for (int i = 0; i < b; i++)
+		p += sprintf(p, "%snull", i ? "," : "");
+	sprintf(p, "]}]}]}");
+	return text;
+}
+
+/* A document whose command's words take n bytes (each with its NUL). */
+static const char *command(size_t n)
+{
+	static char text[SJ_MAX_COMMAND + 4096];
+	char *p = text + sprintf(text, "{\"command\":[");
+	size_t word = 1000;
+
+	for (; n > 0; n -= word < n ? word : n) {
+		size_t len = (word < n ? word : n) - 1;
+
+		*p++ = '"';
+		memset(p, 'w', len);
+		p += len;
+		p += sprintf(p, "\"%s", n > word ? "," : "");
+	}
+	sprintf(p, "]}");
+	return text;
+}
+
 static void errors(void)
 {
-	static char big[SJ_MAX_LIST * 2 + 200];
-	char *p = big;
-
 	/* A document, whether headers are asked for, the reason (after the
 	 * "not a flashbench JSON document: " prefix; "": none). */
 	static const struct { const char *doc; bool headers; const char *why; } bad[] = {
@@ -130,21 +174,48 @@ static void errors(void)
 			 bad[i].why);
 		CHECK_STR(error_of(bad[i].doc, bad[i].headers), want);
 	}
-	/* A list longer than SJ_MAX_LIST numbers, a record of too many fields. */
-	p += sprintf(p, "{\"tests\":[{\"records\":[{\"l\":[");
-	for (int i = 0; i <= SJ_MAX_LIST; i++)
-		p += sprintf(p, "%s1", i ? "," : "");
-	sprintf(p, "]}]}]}");
-	CHECK_STR(error_of(big, false), "not a flashbench JSON document: a bad record at line 1");
+	CHECK_STR(error_of(lists(SJ_MAX_LIST, 0), false), "");
+	CHECK_STR(error_of(lists(SJ_MAX_LIST + 1, 0), false),
+		  "not a flashbench JSON document: a bad record at line 1");
+	CHECK_STR(error_of(lists(SJ_MAX_LIST / 2, SJ_MAX_LIST / 2), false), "");
+	CHECK_STR(error_of(lists(SJ_MAX_LIST / 2, SJ_MAX_LIST / 2 + 1), false),
+		  "not a flashbench JSON document: a bad record at line 1");
 	CHECK_STR(error_of(fields(SJ_MAX_FIELDS + 1), false),
 		  "not a flashbench JSON document: a bad record at line 1");
 	CHECK_STR(error_of(fields(SJ_MAX_FIELDS), false), "");
+	CHECK_STR(error_of(command(SJ_MAX_COMMAND), false), "");
+	CHECK_STR(error_of(command(SJ_MAX_COMMAND + 1), false),
+		  "not a flashbench JSON document: a bad command at line 1");
 }
 
-/* Every line a source makes of doc, each ending in '\n'. */
-static void lines_of(const struct ai_json_source *src, char *out, size_t len)
+/* A record's field is its key's first; a key is cut to 63 bytes, a string to JSON_MAX_TEXT - 1. */
+static void fields_read(void)
 {
-	FILE *f = fmemopen((void *)doc, strlen(doc), "r");
+	static char text[2 * JSON_MAX_TEXT + 200];
+	char key[100], *p = text;
+	FILE *f;
+	struct sj_walk *w;
+	const struct sj_value *v;
+
+	memset(key, 'k', sizeof(key) - 1);
+	key[sizeof(key) - 1] = '\0';
+	p += sprintf(p, "{\"tests\":[{\"records\":[{\"a\":1,\"a\":2,\"%s\":3,\"s\":\"", key);
+	for (int i = 0; i < JSON_MAX_TEXT + 10; i++)
+		*p++ = 'x';
+	sprintf(p, "\"}]}]}");
+	w = walk(text, false, &f);
+	CHECK(sj_next(w) == SJ_RECORD && w->rec.nv == 4);
+	CHECK((v = sj_field(&w->rec, "a")) && v->num == 1);
+	CHECK(strlen(w->rec.v[2].key) == 63 && w->rec.v[2].num == 3);
+	CHECK(strlen(sj_text(&w->rec, "s")) == JSON_MAX_TEXT - 1);
+	sj_close(w);
+	fclose(f);
+}
+
+/* Every line a source makes of text, each ending in '\n'. */
+static void lines_of(const struct ai_json_source *src, const char *text, char *out, size_t len)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
 	struct ai_json *j = src->open(f);
 	char buf[4096], stop[160] = "";
 	size_t at = 0;
@@ -160,12 +231,14 @@ static void emitters(void)
 {
 	char out[8192];
 
-	lines_of(&analyze_json_source, out, sizeof(out));
+	lines_of(&analyze_json_source, doc, out, sizeof(out));
 	CHECK_STR(out, "$ ./flashbench -O sim:\n"
 		  "4MiB\t2M/s\n"
 		  "L: a, \"b\"\n"
-		  "a note\n");
-	lines_of(&compare_json_source, out, sizeof(out));
+		  "align 8192\tpre 1\xc2\xb5s\ton 1.5\xc2\xb5s\tpost 1\xc2\xb5s\tdiff 500ns\n"
+		  "a note\n"
+		  "align 4096\tpre 1\xc2\xb5s\ton 1\xc2\xb5s\tpost 1\xc2\xb5s\tdiff 0ns\n");
+	lines_of(&compare_json_source, doc, out, sizeof(out));
 	CHECK_STR(out, "# flashbench ?: ./flashbench -O sim:\n"
 		  "# device: sim: (simulated card), 4096 bytes\n"
 		  "# parameter blocksize=16384\n"
@@ -174,13 +247,26 @@ static void emitters(void)
 		  "type,table,block_bytes,rate_bps,rate_runs_bps_1,rate_runs_bps_2\n"
 		  "row,open-au,4194304,2000000,2000000,\n"
 		  "# L: a, \"b\"\n"
-		  "# a note\n");
+		  "# table: align\n"	/* another table: its name and columns */
+		  "type,table,boundary_bytes,pre_ns,on_ns,post_ns,diff_ns\n"
+		  "row,align,8192,1000,1500,1000,500\n"
+		  "# a note\n"
+		  "# test: align\n"
+		  "# table: align\n"	/* again: a test starts its tables afresh */
+		  "type,table,boundary_bytes,pre_ns,on_ns,post_ns,diff_ns\n"
+		  "row,align,4096,1000,1000,1000,0\n");
+	/* A size beyond 2^64 is no size: the row is skipped, not cast (undefined). */
+	lines_of(&analyze_json_source, "{\"tests\":[{\"records\":[{\"type\":\"row\",\"table\":\"align\","
+		 "\"boundary_bytes\":1e999,\"pre_ns\":1,\"on_ns\":1,\"post_ns\":1,\"diff_ns\":0},"
+		 "{\"type\":\"note\",\"text\":\"n\"}]}]}", out, sizeof(out));
+	CHECK_STR(out, "n\n");
 }
 
 int main(void)
 {
 	events();
 	errors();
+	fields_read();
 	emitters();
 	UNIT_DONE();
 }
