@@ -28,7 +28,7 @@ declare -A allowed=(
 # folder that is no layer -- and per file outside them (only main.c is
 # at the top); then "checked N", the files looked at.
 include_faults() {
-	local src=$1 f rel layer inc dir n=0
+	local src=$1 f rel layer inc quote dir n=0
 	for f in "$src"/*.[ch] "$src"/*/*.[ch]; do
 		[ -e "$f" ] || continue
 		n=$((n + 1))
@@ -41,8 +41,13 @@ include_faults() {
 			echo "$rel: src/$layer/ is no layer of layers.sh"
 			continue
 		fi
-		for inc in $(grep -oE '^#include "[^"]+"' "$f" | sed 's/#include "//; s/"$//'); do
-			dir=${inc%%/*}
+		# "#include", "# include", and <layer/x.h> too (-Isrc builds them all)
+		for inc in $(grep -oE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<][^">]+[">]' "$f" |
+			     sed -E 's/.*include[[:space:]]*//'); do
+			quote=${inc:0:1} inc=${inc:1:-1} dir=${inc%%/*}
+			if [ "$quote" = "<" ] && [ -z "${allowed[$dir]:-}" ]; then
+				continue	# a system header
+			fi
 			if [ "$dir" = "$inc" ]; then
 				echo "$rel includes \"$inc\" by a bare name"
 			elif [ -z "${allowed[$dir]:-}" ]; then
@@ -58,9 +63,24 @@ has_c() { compgen -G "$1/*.c" >/dev/null; }
 for layer in "${!allowed[@]}"; do
 	ok "src/$layer has files" has_c "$SRC/$layer"
 done
+# map_loops: the layers that may include each other round (tsort's loop
+# report; nothing when the map is a true order of layers).
+map_loops() {
+	local -n map=$1
+	local l d
+	for l in "${!map[@]}"; do
+		for d in ${map[$l]}; do [ "$d" != "$l" ] && echo "$d $l"; done
+	done | tsort 2>&1 >/dev/null
+}
+ok "the map is an order: no layers include each other round: $(map_loops allowed)" \
+	[ -z "$(map_loops allowed)" ]
+declare -A round=([a]="a" [b]="a b" [c]="b c" [x]="c x")
+round[a]="a x"
+ok "a map with a circle is seen: $(map_loops round)" grep -q loop <<<"$(map_loops round)"
 faults=$(include_faults "$SRC")
+# find sees a file below a folder too, which the rule (and make) would not
 ok "layers.sh looked at every file of src/: ${faults##*$'\n'}" \
-	[ "${faults##*checked }" -eq "$(ls "$SRC"/*.[ch] "$SRC"/*/*.[ch] | wc -l)" ]
+	[ "${faults##*checked }" -eq "$(find "$SRC" -name '*.[ch]' | wc -l)" ]
 while IFS= read -r l; do
 	case "$l" in "checked "*) pass ;; *) fail "$l" ;; esac
 done <<<"$faults"
@@ -69,17 +89,20 @@ mkdir -p "$TMP/lay/src/verdicts" "$TMP/lay/src/saved" "$TMP/lay/src/stuff"
 printf '#include "compare/compare.h"\n#include "saved/saved_line.h"\n' >"$TMP/lay/src/verdicts/a.c"
 printf '#include "analyze/analyze.h"\n#include "verdict_openau.h"\n' >"$TMP/lay/src/saved/b.c"
 printf '#include "core/units.h"\n#include "other/x.h"\n' >"$TMP/lay/src/saved/c.h"
+printf '# include "modules/test.h"\n#include <compare/x.h>\n#include <stdio.h>\n' >"$TMP/lay/src/verdicts/e.c"
 printf '#include "cli.h"\n#include "run/run.h"\n' >"$TMP/lay/src/main.c"
 touch "$TMP/lay/src/extra.c" "$TMP/lay/src/stuff/d.c"
 faults=$(include_faults "$TMP/lay/src" | sort)
-want='checked 6
+want='checked 7
 extra.c: only main.c is at the top of src/
 main.c includes "cli.h" by a bare name
 saved/b.c (layer saved) includes analyze/analyze.h, a layer above it
 saved/b.c includes "verdict_openau.h" by a bare name
 saved/c.h includes other/x.h, of no layer
 stuff/d.c: src/stuff/ is no layer of layers.sh
-verdicts/a.c (layer verdicts) includes compare/compare.h, a layer above it'
+verdicts/a.c (layer verdicts) includes compare/compare.h, a layer above it
+verdicts/e.c (layer verdicts) includes modules/test.h, a layer above it
+verdicts/e.c (layer verdicts) includes compare/x.h, a layer above it'
 ok "each fault found, nothing else: $faults" [ "$faults" = "$(sort <<<"$want")" ]
 # src/README.md's table of the layers says what the map says: each folder
 # once, with the layers it may include besides its own.
@@ -120,7 +143,7 @@ if need python3 nm; then
 	# The check sees a circle by includes, and one by calls alone.
 	mkdir -p "$TMP/src/core" "$TMP/src/sim"
 	printf '#include "core/b.h"\n' >"$TMP/src/core/a.c"
-	printf '#include "core/a.h"\n' >"$TMP/src/core/b.c"
+	printf '# include <core/a.h>\n' >"$TMP/src/core/b.c"	# spaced, angled: still an include
 	touch "$TMP/src/core/a.h" "$TMP/src/core/b.h"
 	printf '#include "sim/d_impl.h"\nvoid c(void) {}\n' >"$TMP/src/sim/c.c"
 	printf 'void d(void);\nvoid d(void) {}\n' >"$TMP/src/sim/d.c"

@@ -27,7 +27,7 @@ def main(src):
     unit, incs = {}, {}
     for f in files:
         rel = os.path.relpath(f, src)
-        incs[rel] = re.findall(r'^#include "([^"]+)"', open(f, errors='replace').read(), re.M)
+        incs[rel] = re.findall(r'^\s*#\s*include\s*["<]([^">]+)[">]', open(f, errors='replace').read(), re.M)
         unit[rel] = unit_of(rel)
         for i in incs[rel]:
             if i.endswith('_impl.h'):
