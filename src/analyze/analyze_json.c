@@ -16,24 +16,23 @@
 
 #define AJ_MAX_FIELDS 16	/* the most fields of a table this reader turns into text */
 
+/* The walk, and nothing else: each event becomes at most one line. */
 struct ai_json {
-	struct sj_walk *w;
+	struct sj_walk w;
 };
 
 static struct ai_json *aj_open(FILE *f)
 {
-	struct ai_json *j = calloc(1, sizeof(*j));
+	struct ai_json *j = malloc(sizeof(*j));
 
-	if (j && !(j->w = sj_open(f, false))) {
-		free(j);
-		j = NULL;
-	}
+	if (j)
+		sj_init(&j->w, f, false);
 	return j;
 }
 
 static void aj_close(struct ai_json *j)
 {
-	sj_close(j->w);
+	sj_release(&j->w);
 	free(j);
 }
 
@@ -119,17 +118,17 @@ static void command_line(const struct sj_walk *w, char *buf, size_t len)
 static int aj_next(struct ai_json *j, char *buf, size_t len, char *stop, size_t stoplen)
 {
 	for (;;)
-		switch (sj_next(j->w)) {
+		switch (sj_next(&j->w)) {
 		case SJ_END:
 			return 0;
 		case SJ_ERROR:
-			snprintf(stop, stoplen, "%s", j->w->why);
+			snprintf(stop, stoplen, "%s", j->w.why);
 			return -1;
 		case SJ_COMMAND:
-			command_line(j->w, buf, len);
+			command_line(&j->w, buf, len);
 			return 1;
 		case SJ_RECORD:
-			if (record_line(&j->w->rec, buf, len))
+			if (record_line(&j->w.rec, buf, len))
 				return 1;
 			break;
 		default:

@@ -16,7 +16,7 @@
 #include "saved/saved_json.h"
 
 struct ai_json {
-	struct sj_walk *w;
+	struct sj_walk w;
 	char *out;		/* lines not handed on yet, each ending in '\n' */
 	size_t len, at, cap;
 	char table[64];		/* the table of the last row */
@@ -76,16 +76,14 @@ static struct ai_json *cj_open(FILE *f)
 {
 	struct ai_json *j = calloc(1, sizeof(*j));
 
-	if (j && !(j->w = sj_open(f, true))) {
-		free(j);
-		j = NULL;
-	}
+	if (j)
+		sj_init(&j->w, f, true);
 	return j;
 }
 
 static void cj_close(struct ai_json *j)
 {
-	sj_close(j->w);
+	sj_release(&j->w);
 	free(j->out);
 	free(j);
 }
@@ -178,10 +176,10 @@ static void record_lines(struct ai_json *j, const struct sj_record *in)
 /* "command" as the "# flashbench ?: ..." line of the CSV. */
 static void command(struct ai_json *j)
 {
-	const char *word = j->w->words;
+	const char *word = j->w.words;
 
 	put(j, "# flashbench ?: ");
-	for (size_t i = 0; i < j->w->nwords; i++, word += strlen(word) + 1)
+	for (size_t i = 0; i < j->w.nwords; i++, word += strlen(word) + 1)
 		put(j, "%s%s", i ? " " : "", word);
 	put(j, "\n");
 }
@@ -189,8 +187,8 @@ static void command(struct ai_json *j)
 /* "device" as the CSV's "# device: " line. */
 static void device(struct ai_json *j)
 {
-	const struct sj_value *size = sj_field(&j->w->rec, "size_bytes");
-	const char *path = sj_text(&j->w->rec, "path"), *kind = sj_text(&j->w->rec, "kind");
+	const struct sj_value *size = sj_field(&j->w.rec, "size_bytes");
+	const char *path = sj_text(&j->w.rec, "path"), *kind = sj_text(&j->w.rec, "kind");
 
 	put(j, "# device: %.1023s (%.63s), %.0f bytes\n", path ? path : "", kind ? kind : "",
 	    size && size->tok == JT_NUMBER ? size->num : 0);
@@ -199,8 +197,8 @@ static void device(struct ai_json *j)
 /* "parameters": each number as a "# parameter NAME=VALUE" line. */
 static void parameters(struct ai_json *j)
 {
-	for (size_t i = 0; i < j->w->rec.nv; i++) {
-		const struct sj_value *x = &j->w->rec.v[i];
+	for (size_t i = 0; i < j->w.rec.nv; i++) {
+		const struct sj_value *x = &j->w.rec.v[i];
 
 		if (x->tok != JT_NUMBER)
 			continue;
@@ -213,11 +211,11 @@ static void parameters(struct ai_json *j)
 /* The lines of the next event into j->out; 0 at the end, -1 with stop set. */
 static int event_lines(struct ai_json *j, char *stop, size_t stoplen)
 {
-	switch (sj_next(j->w)) {
+	switch (sj_next(&j->w)) {
 	case SJ_END:
 		return 0;
 	case SJ_ERROR:
-		snprintf(stop, stoplen, "%s", j->w->why);
+		snprintf(stop, stoplen, "%s", j->w.why);
 		return -1;
 	case SJ_COMMAND:
 		command(j);
@@ -229,11 +227,11 @@ static int event_lines(struct ai_json *j, char *stop, size_t stoplen)
 		parameters(j);
 		break;
 	case SJ_TEST:
-		put(j, "# test: %s\n", j->w->name);
+		put(j, "# test: %s\n", j->w.name);
 		j->table[0] = '\0';
 		break;
 	case SJ_RECORD:
-		record_lines(j, &j->w->rec);
+		record_lines(j, &j->w.rec);
 		break;
 	}
 	return 1;

@@ -17,24 +17,20 @@
 /* step()'s "nothing to hand out yet: go on". */
 #define SJ_MORE (-1)
 
-struct sj_walk *sj_open(FILE *f, bool headers)
+void sj_init(struct sj_walk *w, FILE *f, bool headers)
 {
-	struct sj_walk *w = calloc(1, sizeof(*w));
-
-	if (w) {
-		json_reader_init(&w->r, f);
-		w->headers = headers;
-	}
-	return w;
+	memset(w, 0, sizeof(*w));
+	json_reader_init(&w->r, f);
+	w->headers = headers;
 }
 
-void sj_close(struct sj_walk *w)
+void sj_release(struct sj_walk *w)
 {
-	if (!w)
-		return;
 	free(w->rec.v);
 	free(w->words);
-	free(w);
+	w->rec.v = NULL;
+	w->words = NULL;
+	w->rec.cap = w->rec.nv = w->wcap = w->wlen = w->nwords = 0;
 }
 
 const struct sj_value *sj_field(const struct sj_record *rec, const char *key)

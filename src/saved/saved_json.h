@@ -63,10 +63,11 @@ struct sj_walk {
 	char why[160];			/* SJ_ERROR */
 };
 
-/* A walker of the document in f (NULL: out of memory); headers: see above. */
-struct sj_walk *sj_open(FILE *f, bool headers);
+/* Start w on the document in f; headers: see above. sj_release frees
+ * what the walk took (w itself is the caller's: a reader embeds it). */
+void sj_init(struct sj_walk *w, FILE *f, bool headers);
 enum sj_event sj_next(struct sj_walk *w);
-void sj_close(struct sj_walk *w);
+void sj_release(struct sj_walk *w);
 
 /* The record's first field of that name (NULL: none), and its text if a string. */
 const struct sj_value *sj_field(const struct sj_record *rec, const char *key);

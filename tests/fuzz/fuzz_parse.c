@@ -128,15 +128,13 @@ static void check_emitter(const struct ai_json_source *src, const char *s, size_
 static void check_json(const char *s, size_t n)
 {
 	FILE *f = fmemopen((void *)s, n, "r");
-	struct sj_walk *w;
+	static struct sj_walk walk;
+	struct sj_walk *w = &walk;
 	enum sj_event e;
 
 	if (!f)
 		return;
-	if (!(w = sj_open(f, n & 1))) {
-		fclose(f);
-		return;
-	}
+	sj_init(w, f, n & 1);
 	while ((e = sj_next(w)) != SJ_END && e != SJ_ERROR) {
 		if (w->rec.nv > SJ_MAX_FIELDS || w->rec.nlist > SJ_MAX_LIST)
 			abort();
@@ -151,7 +149,7 @@ static void check_json(const char *s, size_t n)
 		abort();
 	if (sj_next(w) != SJ_END)
 		abort();
-	sj_close(w);
+	sj_release(w);
 	fclose(f);
 }
 

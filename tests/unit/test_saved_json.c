@@ -37,8 +37,11 @@ static const char doc[] =
 
 static struct sj_walk *walk(const char *text, bool headers, FILE **f)
 {
+	static struct sj_walk w;
+
 	*f = fmemopen((void *)text, strlen(text), "r");
-	return sj_open(*f, headers);
+	sj_init(&w, *f, headers);
+	return &w;
 }
 
 static void events(void)
@@ -71,7 +74,7 @@ static void events(void)
 	CHECK_STR(w->name, "align");
 	CHECK(sj_next(w) == SJ_RECORD);
 	CHECK(sj_next(w) == SJ_END && sj_next(w) == SJ_END);
-	sj_close(w);
+	sj_release(w);
 	fclose(f);
 
 	/* Without headers: the command and the records alone. */
@@ -81,7 +84,7 @@ static void events(void)
 	for (int i = 0; i < 4; i++)
 		CHECK(sj_next(w) == SJ_RECORD);
 	CHECK(sj_next(w) == SJ_END);
-	sj_close(w);
+	sj_release(w);
 	fclose(f);
 }
 
@@ -97,7 +100,7 @@ static const char *error_of(const char *text, bool headers)
 		;
 	snprintf(why, sizeof(why), "%s", e == SJ_ERROR ? w->why : "");
 	CHECK(sj_next(w) == SJ_END);	/* nothing after an error */
-	sj_close(w);
+	sj_release(w);
 	fclose(f);
 	return why;
 }
@@ -208,7 +211,7 @@ static void fields_read(void)
 	CHECK((v = sj_field(&w->rec, "a")) && v->num == 1);
 	CHECK(strlen(w->rec.v[2].key) == 63 && w->rec.v[2].num == 3);
 	CHECK(strlen(sj_text(&w->rec, "s")) == JSON_MAX_TEXT - 1);
-	sj_close(w);
+	sj_release(w);
 	fclose(f);
 }
 
