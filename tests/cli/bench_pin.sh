@@ -66,10 +66,11 @@ kill "$(cat "$TMP/sleep.pid")" 2>/dev/null
 ok "after both, the mask is the machine's (3)" [ "$(cat "$TMP/mask")" = 3 ]
 
 # Killed half-way: the mask goes back, the exit status tells the signal.
-# (A background job starts with SIGINT ignored: env gives it back.)
+# (A background job starts with SIGINT ignored, and under nohup SIGHUP
+# too: env gives them back.)
 for sig in TERM:143 INT:130 HUP:129; do
 	echo ff >"$TMP/mask"
-	env --default-signal=INT bash "$TMP/pin.sh" "$TMP/mask" wait >"$TMP/out.${sig%:*}" 2>&1 &
+	env --default-signal=INT,HUP,TERM bash "$TMP/pin.sh" "$TMP/mask" wait >"$TMP/out.${sig%:*}" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 50 && $(grep -c '^cpus=' "$TMP/out.${sig%:*}") == 0; i++)); do sleep 0.1; done
 	ok "SIG${sig%:*}: the mask was set before the kill" grep -qx "mask=$mine" "$TMP/out.${sig%:*}"
@@ -77,6 +78,9 @@ for sig in TERM:143 INT:130 HUP:129; do
 	{ wait "$pid"; } 2>/dev/null
 	st=$?
 	kill "$(cat "$TMP/sleep.pid")" 2>/dev/null
+	# The sleep held the run's lock (fd 8): the next run must find it free,
+	# or it runs unpinned (seen under load).
+	flock -w 10 "$TMP/lock" true
 	ok "SIG${sig%:*}: exit ${sig#*:} ($st)" [ "$st" -eq "${sig#*:}" ]
 	ok "SIG${sig%:*}: the mask is back (ff)" [ "$(cat "$TMP/mask")" = ff ]
 done
