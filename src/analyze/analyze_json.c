@@ -117,23 +117,18 @@ static void command_line(const struct sj_walk *w, char *buf, size_t len)
 /* The next line: 1 with it in buf, 0 at the end, -1 with stop set. */
 static int aj_next(struct ai_json *j, char *buf, size_t len, char *stop, size_t stoplen)
 {
-	for (;;)
-		switch (sj_next(&j->w)) {
-		case SJ_END:
-			return 0;
-		case SJ_ERROR:
-			snprintf(stop, stoplen, "%s", j->w.why);
-			return -1;
-		case SJ_COMMAND:
+	enum sj_event e;
+	int r;
+
+	while ((r = sj_read(&j->w, &e, stop, stoplen)) == 1) {
+		if (e == SJ_COMMAND) {
 			command_line(&j->w, buf, len);
 			return 1;
-		case SJ_RECORD:
-			if (record_line(&j->w.rec, buf, len))
-				return 1;
-			break;
-		default:
-			break;	/* the headers: not asked for */
 		}
+		if (e == SJ_RECORD && record_line(&j->w.rec, buf, len))
+			return 1;
+	}
+	return r;
 }
 
 const struct ai_json_source analyze_json_source = {

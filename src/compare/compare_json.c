@@ -211,12 +211,12 @@ static void parameters(struct ai_json *j)
 /* The lines of the next event into j->out; 0 at the end, -1 with stop set. */
 static int event_lines(struct ai_json *j, char *stop, size_t stoplen)
 {
-	switch (sj_next(&j->w)) {
-	case SJ_END:
-		return 0;
-	case SJ_ERROR:
-		snprintf(stop, stoplen, "%s", j->w.why);
-		return -1;
+	enum sj_event e;
+	int r = sj_read(&j->w, &e, stop, stoplen);
+
+	if (r <= 0)
+		return r;
+	switch (e) {
 	case SJ_COMMAND:
 		command(j);
 		break;
@@ -233,6 +233,8 @@ static int event_lines(struct ai_json *j, char *stop, size_t stoplen)
 	case SJ_RECORD:
 		record_lines(j, &j->w.rec);
 		break;
+	default:
+		break;	/* SJ_END and SJ_ERROR: sj_read returned them */
 	}
 	return 1;
 }

@@ -235,3 +235,11 @@ enum sj_event sj_next(struct sj_walk *w)
 			return (enum sj_event)e;
 	return SJ_END;
 }
+
+int sj_read(struct sj_walk *w, enum sj_event *e, char *stop, size_t stoplen)
+{
+	*e = sj_next(w);
+	if (*e == SJ_ERROR)
+		snprintf(stop, stoplen, "%s", w->why);
+	return *e == SJ_END ? 0 : *e == SJ_ERROR ? -1 : 1;
+}

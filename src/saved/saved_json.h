@@ -67,6 +67,9 @@ struct sj_walk {
  * what the walk took (w itself is the caller's: a reader embeds it). */
 void sj_init(struct sj_walk *w, FILE *f, bool headers);
 enum sj_event sj_next(struct sj_walk *w);
+/* sj_next for a reader's next(): 1 with an event to emit in *e, 0 at the
+ * end, -1 with the reason in stop (struct ai_json_source's contract). */
+int sj_read(struct sj_walk *w, enum sj_event *e, char *stop, size_t stoplen);
 void sj_release(struct sj_walk *w);
 
 /* The record's first field of that name (NULL: none), and its text if a string. */

@@ -265,11 +265,32 @@ static void emitters(void)
 	CHECK_STR(out, "n\n");
 }
 
+/* A broken document through each emitter: -1, the walker's reason in stop, then the end. */
+static void emitters_stop(void)
+{
+	static const char bad[] = "{\"command\":[\"./flashbench\"],\"tests\":[3]}";
+	const struct ai_json_source *src[] = { &analyze_json_source, &compare_json_source };
+
+	for (size_t i = 0; i < 2; i++) {
+		FILE *f = fmemopen((void *)bad, strlen(bad), "r");
+		struct ai_json *j = src[i]->open(f);
+		char buf[4096], stop[160] = "";
+
+		CHECK(src[i]->next(j, buf, sizeof(buf), stop, sizeof(stop)) == 1);	/* the command */
+		CHECK(src[i]->next(j, buf, sizeof(buf), stop, sizeof(stop)) == -1);
+		CHECK_STR(stop, "not a flashbench JSON document: a test that is not an object at line 1");
+		CHECK(src[i]->next(j, buf, sizeof(buf), stop, sizeof(stop)) == 0);
+		src[i]->close(j);
+		fclose(f);
+	}
+}
+
 int main(void)
 {
 	events();
 	errors();
 	fields_read();
 	emitters();
+	emitters_stop();
 	UNIT_DONE();
 }
