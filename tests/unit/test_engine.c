@@ -1,6 +1,9 @@
 /* The LFSR order visits every index exactly once; statistics helpers; the
- * guard on discards; the write totals. */
+ * guard on discards; the write totals; large buffers on huge-page bounds. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/engine.h"
 #include "core/opts.h"
@@ -42,6 +45,36 @@ static void discard_and_totals(void)
 	target_close(t);
 }
 
+/*
+ * A real target's large buffers start on a 2 MiB bound (a transparent
+ * huge page: one segment per request, see eng_buffer), filled to the end;
+ * small ones keep the page alignment.
+ */
+static void huge_buffers(void)
+{
+	char path[] = "/tmp/fb-engine-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	struct target *t;
+	uint64_t *big;
+	void *small;
+
+	CHECK(fd >= 0 && ftruncate(fd, 4 << 20) == 0);
+	if (fd < 0 || target_open(path, 0, &t, err, sizeof(err)) != 0) {
+		CHECK(0);
+		return;
+	}
+	big = eng_buffer(t, 1 << 20);
+	small = eng_buffer(t, 4096);
+	CHECK(big && (uintptr_t)big % (2 << 20) == 0);
+	CHECK(big && big[(1 << 17) - 1] != 0 && big[(1 << 17) - 1] != big[0]);
+	CHECK(small && (uintptr_t)small % 4096 == 0);
+	eng_buffer_free(big);
+	eng_buffer_free(small);
+	target_close(t);
+	close(fd);
+	unlink(path);
+}
+
 static int permutation_ok(uint64_t n)
 {
 	unsigned char *seen = calloc(n, 1);
@@ -76,5 +109,6 @@ int main(void)
 	CHECK(stats_min(odd, 3) == 1);
 	CHECK(stats_mean(odd, 3) == 3);
 	discard_and_totals();
+	huge_buffers();
 	UNIT_DONE();
 }
