@@ -78,8 +78,14 @@ fuzz: flashbench $(FUZZ_BINS)
 
 # The engine against fio, dd and a bare pread loop (root; see bench/run.sh).
 BENCH_ROUNDS ?= 7
+BENCH_CHECK_ROUNDS ?= 3
 bench: flashbench
 	bench/run.sh $(BENCH_ROUNDS)
+
+# The bench's sequential and depth-32 lines against the tools run directly
+# (root; fails when they disagree by more than 15%; see bench/check.sh).
+bench-check: flashbench
+	bench/check.sh $(BENCH_CHECK_ROUNDS)
 
 install: flashbench
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPDIR)
@@ -127,4 +133,4 @@ clean:
 	rm -f flashbench src/*.o src/*/*.o $(UNIT_BINS) scripts/doclists tests/faultshim.so $(FUZZ_BINS) .build-flags
 
 FORCE:
-.PHONY: all check install uninstall lint clean fuzz bench plots doclists FORCE
+.PHONY: all check install uninstall lint clean fuzz bench bench-check plots doclists FORCE

@@ -44,19 +44,41 @@ cpu_mask() {
 	for ((g = 0; g < $1 / 32; g++)); do m+=,00000000; done
 	echo "$m"
 }
+# Where bench_pin put the run: the CPUs it had before (empty: not
+# pinned) and the mask it gave the unbound work.
+bench_cpus=
+pin_mask=
+place=()
+# bench_place free|pinned: where the commands run as "${place[@]}" CMD go
+# from now. free: as the machine is -- every CPU the run had before
+# bench_pin, the kernel's unbound work on the machine's mask; pinned:
+# back on bench_pin's CPU and mask. Unpinned runs change nothing.
+bench_place() {
+	[ -n "$bench_cpus" ] || return 0
+	if [ "$1" = free ]; then
+		place=(taskset -c "$bench_cpus")
+		[ -z "$wq_saved" ] || echo "$wq_saved" >"$wq_mask"
+	else
+		place=()
+		[ -z "$wq_saved" ] || echo "$pin_mask" >"$wq_mask"
+	fi
+}
 bench_pin() {
 	[ "${BENCH_PIN:-yes}" = no ] && return 0
-	local cpu mask
+	local cpu mask all
 	if ! { exec 8>>"$bench_lock" && flock -n 8; } 2>/dev/null; then
 		pin_note="not pinned: another bench holds $bench_lock"
 		return 0
 	fi
-	cpu=$(taskset -cp $$ 2>/dev/null | sed 's/.*: //; s/.*[,-]//')
+	all=$(taskset -cp $$ 2>/dev/null | sed 's/.*: //')
+	cpu=$(sed 's/.*[,-]//' <<<"$all")
 	if [ -z "$cpu" ] || ! taskset -cp "$cpu" $$ >/dev/null 2>&1; then
 		pin_note="not pinned (taskset failed)"
 		return 0
 	fi
+	bench_cpus=$all
 	mask=$(cpu_mask "$cpu")
+	pin_mask=$mask
 	if [ -w "$wq_mask" ] && wq_saved=$(cat "$wq_mask") && [ -n "$wq_saved" ] &&
 		{ echo "$mask" >"$wq_mask"; } 2>/dev/null; then
 		echo "bench: $wq_mask was $wq_saved; should this run be killed, put it back with: echo $wq_saved > $wq_mask" >&2

@@ -1,31 +1,29 @@
 #!/bin/bash
 # make bench: flashbench's engine against fio, dd and a bare pread loop
-# (bench/bareloop.c), each with equivalent parameters, on one loop device
-# (--direct-io=on) over an image in tmpfs, the tools alternating in every
-# round; then peak RSS of every test, the clock, the simulated card's speed.
+# (bench/bareloop.c), each with equivalent parameters (bench/lines.sh
+# says which), on one loop device (--direct-io=on) over a 1 GiB image in
+# tmpfs, the tools alternating in every round; then peak RSS of every
+# test, the clock, the simulated card's speed.
 # Not part of make check: needs root; installs fio if missing.
 #   bench/run.sh [ROUNDS [IMAGE_DIR]]   (default 7 rounds, /dev/shm)
-# Everything runs on one CPU, the loop device's worker too (bench_pin in
-# lib.sh says why; BENCH_PIN=no to run as the machine is).
+# BENCH_LINES="d1 r1 sr sw q32" picks lines, BENCH_EXTRAS=no skips what
+# follows the table, BENCH_RESULTS=FILE keeps every round's values.
+#
+# Placement: every tool of a line runs under the same one, and the line
+# says which. "pinned": the tools and the kernel's unbound work (the loop
+# device's worker) on one CPU (bench_pin in lib.sh says why: the depth-1
+# lines compare engines within 3%, which a vCPU's wake-up drowns).
+# "as is": the machine as it is, every CPU, the worker where the kernel
+# puts it. The sequential and depth-32 lines are measured both ways: a
+# tool with helper threads (fio) or a copy in the kernel's worker gains
+# or loses by the placement more than the noise (docs/guide-building.md).
 #
 # Every line: the median over the rounds, the spread (min-max), and the
-# ratio flashbench / other of the medians. How flashbench is driven (the
-# tests' own request path, nothing added per request):
-#   4 KiB depth 1  -s -b 4K -c 1 --scatter-order=16 --format=csv: 65536
-#                  timed reads, one per row, every 8 KiB over the device in
-#                  -s's LFSR order (bareloop lfsr:8192 reads the same in the
-#                  same order; fio --rw=read:4k the same offsets in turn,
-#                  which a loop device over tmpfs serves ~10% faster); IOPS = 65535 /
-#                  (wall time - wall time of the same run at --scatter-order=0),
-#                  so start-up and exit cancel, CPU time the same way
-#                  (bareloop's too: N=65536 less N=1); latencies from the rows
-#   1 MiB read     --readahead --min-size=1M --max-size=1M --runs=1: rate_bps_1
-#   1 MiB write    -O --open-au-nr=1 -e 64M -b 1M --offset=0: the 1MiB row
-#   4 KiB random   --queue-depth=1 --engine=sync --runs=1 --random -b 4096 --offset=0
-#   depth 1        --format=csv: the cell's IOPS (fio psync --rw=randread; bareloop
-#                  lfsr:4096, the same blocks in the same order)
-#   depth 32       --queue-depth=32 --runs=1 --random -b 4096 --format=csv: the cell's IOPS
-# fio and dd report their own rates (fio: its job time; dd: its copy time).
+# ratio flashbench / other of the medians, then the median and spread of
+# the ratios of each round (both tools within seconds of each other).
+# fio and dd report their own rates (fio: its job time; dd: its copy
+# time), flashbench its own (the time of its requests), except at depth
+# 1, where IOPS come from wall times less those of runs of one request.
 set -eu
 rounds=${1:-7} dir=${2:-/dev/shm}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,113 +36,41 @@ command -v python3 >/dev/null || { echo "bench: needs python3 (fio's JSON)" >&2;
 work=$(mktemp -d -p "$([ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'bench_cleanup; rm -rf "$work"' EXIT
 ${CC:-cc} -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -o "$work/bareloop" "$here/bareloop.c"
-bench_loop "$dir" 512 fill
+bench_loop "$dir" 1024 fill
 bench_pin
 [ "$(cat "/sys/block/${dev#/dev/}/loop/dio" 2>/dev/null)" = 1 ] ||
 	echo "warning: $dev does not do direct I/O on $dir" >&2
-N=65536
 res=$work/results
-put() { echo "$1 $r $2" >>"$res"; }	# KEY VALUE, in round $r
-ns() { date +%s%N; }
-
-# fio in JSON: "iops bw_bytes clat_min_ns clat_median_ns" of the job's read or write side.
-fio_json() {	# rw fio-options...
-	local side=read; [ "$1" = write ] && side=write; shift
-	fio --name=b --filename="$dev" --direct=1 --output-format=json "$@" 2>/dev/null |
-		python3 -c 'import json,sys; j=json.load(sys.stdin)["jobs"][0][sys.argv[1]]; c=j["clat_ns"]
-print(j["iops"], j["bw_bytes"], c["min"], c.get("percentile", {}).get("50.000000", 0))' "$side"
-}
-# CPU time (user + system) of a command in ns, its output to $work/out:
-# bash's time, from the child's rusage, to the ms (15 ns a request at
-# 65,536). Not perf stat: its counters switch with the task, at every
-# context switch -- inside every timed request (+400 ns here).
-cpu_ns() {
-	local TIMEFORMAT='%3U %3S' t
-	t=$({ time "$@" >"$work/out" 2>&3; } 3>&2 2>&1) || return 1	# the tool's stderr stays its own
-	awk '{ printf "%.0f", ($1 + $2) * 1e9 }' <<<"$t"
-}
-# Requests a second of a run of N less a run of one, from their wall
-# times in ns (start-up and exit cancel).
-rate_less_one() { awk -v n=$N -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (n - 1) * 1e9 / (a - b) }'; }
-fb_d1() {
-	local t0 t1 t2 c0 c1
-	t0=$(ns); c0=$(cpu_ns "$FB" -s -b 4K -c 1 --scatter-order=16 --format=csv "$dev"); t1=$(ns)
-	mv "$work/out" "$work/sc.csv"
-	c1=$(cpu_ns "$FB" -s -b 4K -c 1 --scatter-order=0 --format=csv "$dev"); t2=$(ns)
-	put d1.fb "$(rate_less_one $((t1 - t0)) $((t2 - t1)))"
-	put cpu.fb $(((c0 - c1) / (N - 1)))
-	grep -E '^[0-9]+,[0-9]' "$work/sc.csv" | cut -d, -f2 | sort -n >"$work/lat"
-	put lmin.fb "$(head -1 "$work/lat")"; put lmed.fb "$(sed -n "$((N / 2 + 1))p" "$work/lat")"
-}
-# The offsets of -s: every 8 KiB (512 MiB / 65536), for all three tools:
-# on a loop device over tmpfs, strided reads run at a third of the rate of
-# random ones (bareloop), so only the same pattern compares the engines --
-# and the same order: in -s's LFSR order the bare loop's latencies are
-# ~10% above those of the same reads in turn (issue 23), so bareloop
-# visits them as -s does (lfsr:8192).
-fio_d1() {
-	set -- $(fio_json read --rw=read:4k --bs=4k --number_ios=$N --ioengine=psync)
-	put d1.fio "$1"; put lmin.fio "$3"; put lmed.fio "$4"
-}
-# As flashbench's: the whole run (its requests, and its sort for the
-# median as flashbench's are its rows) less a run of one request.
-bare_d1() {
-	local t0 t1 t2 c0 c1
-	t0=$(ns); c0=$(cpu_ns "$work/bareloop" read "$dev" 4096 $N lfsr:8192); t1=$(ns)
-	set -- $(sed 's/[a-z_]*=//g' "$work/out")
-	c1=$(cpu_ns "$work/bareloop" read "$dev" 4096 1 lfsr:8192); t2=$(ns)
-	put d1.bare "$(rate_less_one $((t1 - t0)) $((t2 - t1)))"
-	put lmin.bare "$2"; put lmed.bare "$3"; put cpu.bare $(((c0 - c1) / (N - 1)))
-}
-# The same with random offsets: flashbench's queue-depth test at depth 1
-# with the synchronous engine (its IOPS over the requests alone, as fio's).
-fb_r1() {
-	$has_qd || return 0
-	put r1.fb "$("$FB" --queue-depth=1 --engine=sync --runs=1 --random -b 4096 --size=$((N * 4096)) \
-		--offset=0 --format=csv "$dev" | csv_rows | awk '{ print $3 }')"
-}
-fio_r1() { set -- $(fio_json read --rw=randread --bs=4k --norandommap --number_ios=$N --ioengine=psync); put r1.fio "$1"; }
-# bareloop: the same 65,536 blocks from offset 0 in the same (LFSR) order
-# as --random's (strace), as for the strided line.
-bare_r1() { set -- $("$work/bareloop" read "$dev" 4096 $N lfsr:4096 | sed 's/[a-z_]*=//g'); put r1.bare "$1"; }
-csv_rows() { grep -E '^[0-9]' | tr , ' '; }
-fb_sr() {
-	put sr.fb "$("$FB" --readahead --min-size=1M --max-size=1M --size=256M --runs=1 --format=csv "$dev" |
-		csv_rows | awk '{ print $3 }')"
-}
-fio_sr() { set -- $(fio_json read --rw=read --bs=1M --size=256M --ioengine=psync); put sr.fio "$2"; }
-dd_rate() { sed -n 's/.* copied, \([0-9.e-]*\) s.*/\1/p' | awk -v b="$1" '{ printf "%.0f", b / $1 }'; }
-dd_sr() { put sr.dd "$(dd if="$dev" of=/dev/null bs=1M count=256 iflag=direct 2>&1 | dd_rate $((256 << 20)))"; }
-fb_sw() {
-	put sw.fb "$("$FB" -O --open-au-nr=1 -e 64M -b 1M --offset=0 --format=csv "$dev" 2>/dev/null |
-		csv_rows | awk '$1 == 1048576 { print $2 }')"
-}
-fio_sw() { set -- $(fio_json write --rw=write --bs=1M --size=64M --ioengine=psync); put sw.fio "$2"; }
-dd_sw() {
-	put sw.dd "$(dd if=/dev/zero of="$dev" bs=1M count=64 oflag=direct conv=notrunc 2>&1 | dd_rate $((64 << 20)))"
-}
+: >"$res"
+. "$here/lines.sh"
 has_qd=false
 "$FB" --help | grep -q -- '--queue-depth' && has_qd=true
-fb_q32() {
-	$has_qd || return 0
-	put q32.fb "$("$FB" --queue-depth=32 --runs=1 --random -b 4096 --size=$((N * 4096)) \
-		--format=csv "$dev" | csv_rows | awk '{ print $3 }')"
-}
-fio_q32() {
-	$has_qd || return 0
-	set -- $(fio_json read --rw=randread --bs=4k --norandommap --number_ios=$N --ioengine=io_uring --iodepth=32)
-	put q32.uring "$1"
-	set -- $(fio_json read --rw=randread --bs=4k --norandommap --number_ios=$N --ioengine=libaio --iodepth=32)
-	put q32.libaio "$1"
-}
-
-steps=(fb_d1 fio_d1 bare_d1 fb_r1 fio_r1 bare_r1 fb_sr fio_sr dd_sr fb_sw fio_sw dd_sw fb_q32 fio_q32)
+lines=" ${BENCH_LINES:-d1 r1 sr sw q32} "
+$has_qd || lines=${lines/ r1 / } lines=${lines/ q32 / }
+# Each step "FUNCTION PLACEMENT" (p pinned, f as is); a line measured as
+# is only where the run is pinned at all.
+steps=()
+want() { [[ $lines == *" $1 "* ]]; }
+want d1 && steps+=("fb_d1 p" "fio_d1 p" "bare_d1 p")
+want r1 && steps+=("fb_r1 p" "fio_r1 p" "bare_r1 p")
+for l in sr:"fb_sr fio_sr dd_sr" sw:"fb_sw fio_sw dd_sw" q32:"fb_q32 fio_q32u fio_q32a"; do
+	want "${l%%:*}" || continue
+	for f in ${l#*:}; do
+		steps+=("$f p")
+		[ -z "$bench_cpus" ] || steps+=("$f f")
+	done
+done
 for ((r = 0; r < rounds; r++)); do
 	for ((i = 0; i < ${#steps[@]}; i++)); do
 		bench_own || { echo "bench: $dev is no longer the loop device over $img; stopped" >&2; exit 1; }
-		"${steps[$(((i + r) % ${#steps[@]}))]}"	# a different order every round
+		set -- ${steps[$(((i + r) % ${#steps[@]}))]}	# a different order every round
+		pl=$2
+		if [ "$pl" = f ]; then bench_place free; else bench_place pinned; fi
+		"$1"
 	done
 done
+bench_place pinned
+[ -z "${BENCH_RESULTS:-}" ] || cp "$res" "$BENCH_RESULTS"
 
 # Every line: median (min-max) of the values of KEY over the rounds, divided by SCALE
 medspread() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) { print "- -"; exit }
@@ -156,31 +82,75 @@ ratios() { awk -v a="$1" -v b="$2" '$1 == a { x[$2] = $3 } $1 == b { y[$2] = $3 
 line() {	# TITLE UNIT SCALE FB_KEY OTHER_KEY OTHER_NAME...
 	local title=$1 unit=$2 scale=$3 fbk=$4 f o q; shift 4
 	f=$(med "$fbk" "$scale")
+	[ "$f" != "- -" ] || return 0
 	while [ $# -ge 2 ]; do
 		o=$(med "$1" "$scale") q=$(ratios "$fbk" "$1")
-		printf '%-27s flashbench %9s %-4s (%s)  %-12s %9s (%s)  ratio %.3f, per round %s (%s)\n' \
+		printf '%-34s flashbench %9s %-4s (%s)  %-12s %9s (%s)  ratio %.3f, per round %s (%s)\n' \
 			"$title" "${f% *}" "$unit" "${f#* }" "$2" "${o% *}" "${o#* }" \
 			"$(awk -v a="${f% *}" -v b="${o% *}" 'BEGIN { print a / b }')" "${q% *}" "${q#* }"
 		shift 2
 	done
 }
+# both TITLE UNIT SCALE LINE OTHER NAME...: the line pinned, then as is
+both() {
+	local title=$1 unit=$2 scale=$3 l=$4 p a k; shift 4
+	local -a peers=("$@")
+	for p in p:pinned f:"as is"; do
+		a=()
+		for ((k = 0; k < ${#peers[@]}; k += 2)); do
+			a+=("$l.${peers[k]}.${p%%:*}" "${peers[k + 1]}")
+		done
+		line "$title, ${p#*:}" "$unit" "$scale" "$l.fb.${p%%:*}" "${a[@]}"
+	done
+}
 echo "# $(uname -sr), $(getconf _NPROCESSORS_ONLN) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(fio --version)"
-echo "# $dev (--direct-io=on) over a 512MiB image in $dir; $rounds rounds, medians (min-max), ratio flashbench/other"
+echo "# $dev (--direct-io=on) over a 1GiB image in $dir; $rounds rounds, medians (min-max), ratio flashbench/other"
+echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# $pin_note"
 line "4KiB strided read, depth 1" IOPS 1 d1.fb d1.fio "fio psync" d1.bare bareloop
-if $has_qd; then
-	line "4KiB random read, depth 1" IOPS 1 r1.fb r1.fio "fio psync" r1.bare bareloop
-fi
+line "4KiB random read, depth 1" IOPS 1 r1.fb r1.fio "fio psync" r1.bare bareloop
 line "  CPU (user+sys) / request" ns 1 cpu.fb cpu.bare bareloop
 line "latency minimum" us 1000 lmin.fb lmin.fio "fio clat" lmin.bare bareloop
 line "latency median" us 1000 lmed.fb lmed.fio "fio clat" lmed.bare bareloop
-line "1MiB sequential read" MB/s 1e6 sr.fb sr.fio fio sr.dd dd
-line "1MiB sequential write" MB/s 1e6 sw.fb sw.fio fio sw.dd dd
+both "1MiB sequential read" MB/s 1e6 sr fio fio dd dd
+both "1MiB sequential write" MB/s 1e6 sw fio fio dd dd
+both "4KiB random read, depth 32" IOPS 1 q32 uring "fio io_uring" libaio "fio libaio"
+$has_qd || echo "4KiB random read, depth 32: skipped: this flashbench has no --queue-depth (the queued engine, issue 12)"
+[ "${BENCH_EXTRAS:-yes}" != no ] || exit 0
+
+# What explains the ratios, per request and free of the machine's load:
+# the requests the device got per 1 MiB read or write (its stat; five
+# runs of each tool: a buffer of scattered 4 KiB pages goes out as two,
+# one that happens to be contiguous as one), and the I/O system calls
+# per 4 KiB request at depth 32 (strace).
+dstat() { awk -v f="$1" '{ print $f }' "/sys/block/${dev#/dev/}/stat"; }
+per_req() {	# FIELD CMD...: device requests per 1 MiB request of CMD (64 of them), 5 runs
+	local f=$1 a b i out=; shift
+	for i in 1 2 3 4 5; do
+		a=$(dstat "$f"); "$@" >/dev/null 2>&1; b=$(dstat "$f")
+		out+="${out:+ }$(awk -v d=$((b - a)) 'BEGIN { printf "%.2f", d / 64 }')"
+	done
+	echo "$out"
+}
+io_calls() {	# REQUESTS CMD...
+	local n=$1; shift
+	strace -f -c -o "$work/st" -e trace=io_uring_enter,io_submit,io_getevents,pread64,pwrite64 "$@" >/dev/null 2>&1
+	awk -v n="$n" '$NF == "total" { printf "%.3f", $4 / n }' "$work/st"
+}
+fio1=(fio --name=b --filename="$dev" --direct=1 --bs=1M --size=64M --output-format=terse)
+echo "device requests per 1MiB read, 5 runs each: flashbench $(per_req 1 "$FB" --readahead --min-size=1M \
+	--max-size=1M --size=64M --runs=1 "$dev"); fio $(per_req 1 "${fio1[@]}" --rw=read);" \
+	"dd $(per_req 1 dd if="$dev" of=/dev/null bs=1M count=64 iflag=direct)"
+echo "device requests per 1MiB write, 5 runs each: flashbench $(per_req 5 "$FB" --sustained -b 1M \
+	--size=64M "$dev"); fio $(per_req 5 "${fio1[@]}" --rw=write);" \
+	"dd $(per_req 5 dd if=/dev/zero of="$dev" bs=1M count=64 oflag=direct conv=notrunc)"
+fioq=(fio --name=b --filename="$dev" --direct=1 --thread --rw=randread --bs=4k --size=64M
+	--random_generator=lfsr --output-format=terse)
 if $has_qd; then
-	line "4KiB random read, depth 32" IOPS 1 q32.fb q32.uring "fio io_uring" q32.libaio "fio libaio"
-	case $pin_note in pinned*) echo "  (depth 32 on one CPU: fio shares it with its own threads; BENCH_PIN=no spreads them)" ;; esac
-else
-	echo "4KiB random read, depth 32: skipped: this flashbench has no --queue-depth (the queued engine, issue 12)"
+	echo "I/O system calls per 4KiB request at depth 32: flashbench $(io_calls 16384 "$FB" \
+		--queue-depth=32 --runs=1 --random -b 4096 --size=64M --offset=0 "$dev"), fio io_uring" \
+		"$(io_calls 16384 "${fioq[@]}" $FIO_URING_PEAK) (its defaults: $(io_calls 16384 "${fioq[@]}" --ioengine=io_uring \
+		--iodepth=32 --fixedbufs --registerfiles)), fio libaio $(io_calls 16384 "${fioq[@]}" --ioengine=libaio $FIO_BATCH)"
 fi
 
 # User-space instructions per request (callgrind; the difference of two

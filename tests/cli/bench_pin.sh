@@ -21,6 +21,11 @@ echo "note=\$pin_note"
 echo "mask=\$(cat "\$wq_mask" 2>/dev/null)"
 echo "cpus=\$(taskset -cp \$\$ | sed 's/.*: //')"
 case \${2:-} in
+place)
+	bench_place free
+	echo "free=\$("\${place[@]}" taskset -cp \$BASHPID | sed 's/.*: //') \$(cat "\$wq_mask")"
+	bench_place pinned
+	echo "pinned=\$("\${place[@]}" taskset -cp \$BASHPID | sed 's/.*: //') \$(cat "\$wq_mask")" ;;
 wait) sleep 30 & echo \$! >"$TMP/sleep.pid"; wait \$! ;;
 failcleanup) dev=/dev/fb-none img=x; bench_own() { true; }; losetup() { return 1; } ;;
 esac
@@ -36,6 +41,16 @@ ok "the unbound work goes to that CPU: $OUT" grep -qx "mask=$mine" <<<"$OUT"
 ok "the note names the CPU and the mask it restores: $OUT" grep -q "note=pinned to CPU $last, with the kernel's unbound work.* was 3, restored at exit" <<<"$OUT"
 ok "stderr says how to undo it: $ERR" grep -qxF "bench: $TMP/mask was 3; should this run be killed, put it back with: echo 3 > $TMP/mask" <<<"$ERR"
 ok "the mask is back at exit" [ "$(cat "$TMP/mask")" = 3 ]
+
+# bench_place: a line measured also as the machine is (issue 32).
+all=$(taskset -cp $$ | sed 's/.*: //')
+echo 3 >"$TMP/mask"
+expect_status 0 "bench_place free, then pinned" bash "$TMP/pin.sh" "$TMP/mask" place
+ok "free: every CPU the run had ($all), the machine's mask (3): $OUT" grep -qx "free=$all 3" <<<"$OUT"
+ok "pinned again: one CPU ($last), its mask: $OUT" grep -qx "pinned=$last $mine" <<<"$OUT"
+ok "the mask is back at exit" [ "$(cat "$TMP/mask")" = 3 ]
+BENCH_PIN=no expect_status 0 "BENCH_PIN=no: bench_place changes nothing" bash "$TMP/pin.sh" "$TMP/mask" place
+ok "free and pinned are where the run is: $OUT" grep -qx "pinned=$all 3" <<<"$OUT"
 
 BENCH_PIN=no expect_status 0 "BENCH_PIN=no runs" bash "$TMP/pin.sh" "$TMP/mask"
 ok "BENCH_PIN=no pins nothing: $OUT" grep -qx "cpus=$(taskset -cp $$ | sed 's/.*: //')" <<<"$OUT"
