@@ -11,11 +11,14 @@
 #        (65,536 reads, every 16 KiB, in its LFSR order; bareloop
 #        lfsr:16384 the same in the same order; fio --rw=read:12k the same
 #        offsets in turn, which a loop device over tmpfs serves ~10%
-#        faster), REP runs each. IOPS from the wall time of the runs less
-#        that of REP runs of one request, so start-up and exit cancel.
+#        faster), REP runs each, flashbench and bareloop in turn. IOPS
+#        from the wall time of the runs less that of REP runs of one
+#        request, so start-up and exit cancel (strace: the same offsets
+#        in the same order).
 #   r1   4 KiB random, depth 1: --queue-depth=1 --engine=sync --random
 #        over 512 MiB (131,072 reads, each block once); bareloop the same
-#        blocks in the same order; fio --random_generator=lfsr (each once).
+#        blocks in the same order (strace); fio --random_generator=lfsr
+#        (each once, its own order). IOPS: each tool's own clock.
 #   sr   1 MiB sequential read of the first GiB, SR_RUNS times: flashbench
 #        --readahead --runs=SR_RUNS (its rate: bytes over the sum of the
 #        runs' times), fio --loops=SR_RUNS, dd SR_RUNS times.
@@ -46,44 +49,45 @@ cpu_ns() {
 	t=$({ time "$@" >"$work/out" 2>&3; } 3>&2 2>&1) || return 1	# the tool's stderr stays its own
 	awk '{ printf "%.0f", ($1 + $2) * 1e9 }' <<<"$t"
 }
-# reps K CMD...: CMD K times; "wall_ns cpu_ns" of them all; the first's output in $work/first
-reps() {
-	local k=$1 t0 c=0 i; shift
-	t0=$(ns)
-	for ((i = 0; i < k; i++)); do
-		c=$((c + $(cpu_ns "$@")))
-		[ $i -gt 0 ] || cp "$work/out" "$work/first"
-	done
-	echo "$(($(ns) - t0)) $c"
+# run_into VAR CMD...: adds "wall_ns cpu_ns" of CMD to VAR; its output in $work/out
+run_into() {
+	local -n acc=$1; shift
+	local t0 c w0 c0
+	t0=$(ns); c=$(cpu_ns "$@")
+	read -r w0 c0 <<<"${acc:-0 0}"
+	acc="$((w0 + $(ns) - t0)) $((c0 + c))"
 }
-# put_d1 TOOL: IOPS and CPU per request of REP runs of N less REP runs of one
-put_d1() {	# TOOL "wall cpu" of the long runs, of the short ones
+# put_d1 TOOL "wall cpu" of the long runs, of the short ones: IOPS and CPU per request
+put_d1() {
 	local w1 c1 w0 c0
 	read -r w1 c1 <<<"$2"; read -r w0 c0 <<<"$3"
 	put "d1.$1" "$(awk -v n=$((REP * (N - 1))) -v d=$((w1 - w0)) 'BEGIN { printf "%.0f", n * 1e9 / d }')"
 	put "cpu.$1" $(((c1 - c0) / (REP * (N - 1))))
 }
-fb_d1() {
-	local long short
-	long=$(reps $REP "$FB" -s -b 4K -c 1 --scatter-order=16 --format=csv "$dev")
-	mv "$work/first" "$work/long"
-	short=$(reps $REP "$FB" -s -b 4K -c 1 --scatter-order=0 --format=csv "$dev")
-	put_d1 fb "$long" "$short"
-	grep -E '^[0-9]+,[0-9]' "$work/long" | cut -d, -f2 | sort -n >"$work/lat"
+# flashbench and the bare loop in turn, REP times each, long run then
+# short: a slow spell of the machine falls on both, not on one tool's
+# round (the rounds that were slow for one tool alone were such spells:
+# its requests themselves took longer, docs/guide-building.md).
+d1_pair() {
+	local fl= fs= bl= bs= k
+	for ((k = 0; k < REP; k++)); do
+		run_into fl "$FB" -s -b 4K -c 1 --scatter-order=16 --format=csv "$dev"
+		[ $k -gt 0 ] || mv "$work/out" "$work/fb.csv"
+		run_into bl "$work/bareloop" read "$dev" 4096 $N lfsr:16384
+		[ $k -gt 0 ] || mv "$work/out" "$work/bare.out"
+		run_into fs "$FB" -s -b 4K -c 1 --scatter-order=0 --format=csv "$dev"
+		run_into bs "$work/bareloop" read "$dev" 4096 1 lfsr:16384
+	done
+	put_d1 fb "$fl" "$fs"
+	put_d1 bare "$bl" "$bs"
+	grep -E '^[0-9]+,[0-9]' "$work/fb.csv" | cut -d, -f2 | sort -n >"$work/lat"
 	put lmin.fb "$(head -1 "$work/lat")"; put lmed.fb "$(sed -n "$((N / 2 + 1))p" "$work/lat")"
+	set -- $(sed 's/[a-z_]*=//g' "$work/bare.out")
+	put lmin.bare "$2"; put lmed.bare "$3"
 }
 fio_d1() {
 	set -- $(fio_json read --rw=read:12k --bs=4k --size=1G --loops=$REP --ioengine=psync)
 	put d1.fio "$1"; put lmin.fio "$3"; put lmed.fio "$4"
-}
-bare_d1() {
-	local long short
-	long=$(reps $REP "$work/bareloop" read "$dev" 4096 $N lfsr:16384)
-	mv "$work/first" "$work/long"
-	short=$(reps $REP "$work/bareloop" read "$dev" 4096 1 lfsr:16384)
-	put_d1 bare "$long" "$short"
-	set -- $(sed 's/[a-z_]*=//g' "$work/long")
-	put lmin.bare "$2"; put lmed.bare "$3"
 }
 fb_r1() {
 	put r1.fb "$("$FB" --queue-depth=1 --engine=sync --runs=1 --random -b 4096 --size=$((R1N * 4096)) \
@@ -94,6 +98,8 @@ fio_r1() {
 	put r1.fio "$1"
 }
 bare_r1() { set -- $("$work/bareloop" read "$dev" 4096 $R1N lfsr:4096 | sed 's/[a-z_]*=//g'); put r1.bare "$1"; }
+# the two one after the other, which first by round
+r1_pair() { if ((r % 2)); then bare_r1; fb_r1; else fb_r1; bare_r1; fi; }
 
 # dd_rate K dd-ARGS...: dd K times over the same GiB; bytes over the sum of its copy times
 dd_rate() {

@@ -51,8 +51,8 @@ $has_qd || lines=${lines/ r1 / } lines=${lines/ q32 / }
 # is only where the run is pinned at all.
 steps=()
 want() { [[ $lines == *" $1 "* ]]; }
-want d1 && steps+=("fb_d1 p" "fio_d1 p" "bare_d1 p")
-want r1 && steps+=("fb_r1 p" "fio_r1 p" "bare_r1 p")
+want d1 && steps+=("d1_pair p" "fio_d1 p")
+want r1 && steps+=("r1_pair p" "fio_r1 p")
 for l in sr:"fb_sr fio_sr dd_sr" sw:"fb_sw fio_sw dd_sw" q32:"fb_q32 fio_q32u fio_q32a"; do
 	want "${l%%:*}" || continue
 	for f in ${l#*:}; do
