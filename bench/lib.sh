@@ -1,7 +1,8 @@
 # Shared set-up of the benchmarks: source it, then call bench_loop.
 # bench_loop DIR MiB [fill]: an image file in DIR (random data with "fill",
 # sparse otherwise) on a direct-I/O loop device in $dev; both go at exit.
-FB=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/flashbench
+# FB: the binary measured (another build, e.g. the one before a change, with FB=...)
+FB=${FB:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/flashbench}
 dev=
 img=
 # bench_own: is $dev still the loop device over $img? Other runs on the
