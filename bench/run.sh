@@ -46,18 +46,20 @@ res=$work/results
 has_qd=false
 "$FB" --help | grep -q -- '--queue-depth' && has_qd=true
 lines=" ${BENCH_LINES:-d1 r1 sr sw q32} "
-$has_qd || lines=${lines/ r1 / } lines=${lines/ q32 / }
-# Each step "FUNCTION PLACEMENT" (p pinned, f as is); a line measured as
-# is only where the run is pinned at all.
-steps=()
+$has_qd || lines=${lines/ r1 / }
+$has_qd || lines=${lines/ q32 / }
+# Each step "FUNCTION PLACEMENT" (p pinned, f as is); a run that is not
+# pinned measures every line as is, and says so.
+steps=() pp=p
+[ -n "$bench_cpus" ] || pp=f
 want() { [[ $lines == *" $1 "* ]]; }
-want d1 && steps+=("d1_pair p" "fio_d1 p")
-want r1 && steps+=("r1_pair p" "fio_r1 p")
+want d1 && steps+=("d1_pair $pp" "fio_d1 $pp")
+want r1 && steps+=("r1_pair $pp" "fio_r1 $pp")
 for l in sr:"fb_sr fio_sr dd_sr" sw:"fb_sw fio_sw dd_sw" q32:"fb_q32 fio_q32u fio_q32a"; do
 	want "${l%%:*}" || continue
 	for f in ${l#*:}; do
-		steps+=("$f p")
-		[ -z "$bench_cpus" ] || steps+=("$f f")
+		steps+=("$f $pp")
+		[ $pp = f ] || steps+=("$f f")
 	done
 done
 for ((r = 0; r < rounds; r++)); do
@@ -107,8 +109,10 @@ echo "# $(uname -sr), $(getconf _NPROCESSORS_ONLN) CPUs ($(grep -m1 'model name'
 echo "# $dev (--direct-io=on) over a 1GiB image in $dir; $rounds rounds, medians (min-max), ratio flashbench/other"
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# $pin_note"
-line "4KiB strided read, depth 1" IOPS 1 d1.fb d1.fio "fio psync" d1.bare bareloop
-line "4KiB random read, depth 1" IOPS 1 r1.fb r1.fio "fio psync" r1.bare bareloop
+where=pinned
+[ $pp = p ] || where="as is"
+line "4KiB strided read, depth 1, $where" IOPS 1 d1.fb d1.fio "fio psync" d1.bare bareloop
+line "4KiB random read, depth 1, $where" IOPS 1 r1.fb r1.fio "fio psync" r1.bare bareloop
 line "  CPU (user+sys) / request" ns 1 cpu.fb cpu.bare bareloop
 line "latency minimum" us 1000 lmin.fb lmin.fio "fio clat" lmin.bare bareloop
 line "latency median" us 1000 lmed.fb lmed.fio "fio clat" lmed.bare bareloop
