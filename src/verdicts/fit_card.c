@@ -201,7 +201,7 @@ static void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, 
 			w[n] = y[n] > 0 ? p->nr / (x[n] * y[n] * y[n]) : 0;
 		}
 	}
-	lack(c, FK_ERASE_TIME, "within the lines' three digits: copy-bw takes it in");
+	lack(c, FK_ERASE_TIME, "a few ms in lines of hundreds, printed to three digits (copy-bw takes it in)");
 	if (!wfit(x, y, w, n, &a, &b) || b <= 0) {
 		lack(c, FK_WRITE_LAT, "no fast linear probe");
 		lack(c, FK_WRITE_BW, "no fast linear probe");
@@ -399,10 +399,11 @@ void fit_card_print(const struct fit_card *c)
 	size_t u = 0;
 	int known = 0;
 
+	left[0] = '\0';
 	for (int k = 0; k < FK_N; k++) {
 		known += c->known[k];
 		if (!c->known[k] && u < sizeof(left))
-			u += (size_t)snprintf(left + u, sizeof(left) - u, "%s (%s), ", names[k],
+			u += (size_t)snprintf(left + u, sizeof(left) - u, "%s: %s; ", names[k],
 					      c->why[k]);
 	}
 	fit_card_spec(c, spec, sizeof(spec));
@@ -410,8 +411,7 @@ void fit_card_print(const struct fit_card *c)
 					   .has_value = true, .value = (uint64_t)known,
 					   .unit = "count" },
 		    "sim:%s", spec);
-	out_note("card: left out, the simulated card's default stands in: %s"
-		 "read-chunk, channels, cache, subpage-write, "
-		 "cmd-overhead (within the latencies): the survey measures none of them",
-		 u < sizeof(left) ? left : "");
+	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
+		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
+		 "none of them (a command's overhead is within the latencies)", left);
 }
