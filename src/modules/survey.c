@@ -164,4 +164,5 @@ const struct fb_test test_survey = {
 	.measures_first = survey_measures_first,
 	.regions = survey_regions,
 	.run = survey_run,
+	.tables = (const struct out_table *const[]){ &survey_read_table, NULL },
 };

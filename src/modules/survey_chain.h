@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "core/opts.h"
+#include "core/out.h"
 #include "core/target.h"
 
 /*
@@ -24,6 +25,9 @@
 /* Reads of each size in the read sweep, and the largest size it reads. */
 #define SURVEY_READS 32
 #define SURVEY_READ_MAX (64u * 1024)
+
+/* Its rows (survey-read): block_bytes, mean_ns, sd_ns. */
+extern const struct out_table survey_read_table;
 
 /* The -a block size of a survey with these options on t. */
 uint64_t survey_align_bs(const struct fb_opts *o, const struct target *t);

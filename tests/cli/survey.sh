@@ -105,6 +105,18 @@ ok "fat: the twin's survey, the card's verdicts and partition" [ "$(verdicts "$O
 expect_status 0 "fat: json" "$FB" --survey --format=json sim:fat
 ok "fat: json: the card verdict, its spec the text" grep -qF "\"verdict\":\"card\",\"result\":\"fitted\",\"value\":14,\"unit\":\"count\",\"text\":\"$card\"" <<<"$OUT"
 ok "fat: json: the twin verdict" grep -qF '"verdict":"twin","result":"same"' <<<"$OUT"
+# --analyze of the saved survey, text or JSON, fits the same card.
+"$FB" --survey -o "$TMP/fat.txt" sim:fat 2>/dev/null
+"$FB" --survey --format=json -o "$TMP/fat.json" sim:fat 2>/dev/null
+for f in fat.txt fat.json; do
+	expect_status 0 "fat: --analyze $f" "$FB" --analyze "$TMP/$f"
+	ok "fat: --analyze $f: the survey's card" grep -qxF "card: $card" <<<"$OUT"
+done
+grep -v '^read \|^card: ' "$TMP/fat.txt" >"$TMP/old.txt"
+expect_status 0 "fat: --analyze of a survey without its read sweep and card" "$FB" --analyze "$TMP/old.txt"
+ok "old: a card of what it has" grep -q '^card: sim:erase=4MiB,page=8KiB,page-cross=120µs,' <<<"$OUT"
+ok "old: read-lat and the size left out, why" grep -q '^card: not in the spec.* size: the device.s size was not said; read-lat: no read sweep' <<<"$OUT"
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
