@@ -29,15 +29,19 @@ static size_t fields(char *copy, char **f, size_t max)
 	return n;
 }
 
-/* "read 4KiB\t652µs\tsd 3.1µs" */
+/* "read 4KiB\t652µs\tquartiles 640µs 671µs" */
 static void read_line(struct ac_state *s, char **f, size_t n)
 {
+	char *hi = n == 3 ? strchr(f[2] + (strncmp(f[2], "quartiles ", 10) ? 0 : 10), ' ') : NULL;
 	uint64_t len;
-	double ns, sd;
+	double ns, lo, high;
 
-	if (n == 3 && so_parse_size(f[0] + 5, &len) == 0 && so_parse_time(f[1], &ns) == 0 &&
-	    strncmp(f[2], "sd ", 3) == 0 && so_parse_time(f[2] + 3, &sd) == 0)
-		fit_input_read(&s->in, len, ns, sd);
+	if (!hi || strncmp(f[2], "quartiles ", 10) != 0)
+		return;
+	*hi++ = '\0';
+	if (so_parse_size(f[0] + 5, &len) == 0 && so_parse_time(f[1], &ns) == 0 &&
+	    so_parse_time(f[2] + 10, &lo) == 0 && so_parse_time(hi, &high) == 0)
+		fit_input_read(&s->in, len, lo, ns, high);
 }
 
 /* A probe's line "1MiB\t9.96M/s\tslowest 9.96M/s", or a row of find-fat's table. */
@@ -70,6 +74,12 @@ void ac_line(struct ac_state *s, const char *line)
 	}
 	if (strncmp(line, "find-open-au: erase block ", 26) == 0) {
 		s->random = strstr(line, ", random") != NULL;
+		if (strlen(line) < sizeof(copy)) {
+			strcpy(copy, line + 26);
+			copy[strcspn(copy, ",")] = '\0';
+			if (so_parse_size(copy, &size) == 0)
+				s->in.erase = size;
+		}
 		s->fat = false;
 		s->nr = 0;
 	} else if (sscanf(line, "probe: --open-au-nr=%u", &s->nr) == 1) {

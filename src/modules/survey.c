@@ -130,6 +130,7 @@ static int survey_prepare(struct fb_opts *o, struct target *t)
 		return FB_EINTR;
 	out_test_end(r == FB_OK ? "done" : "failed", NULL);
 	card_in.offset = o->offset;
+	card_in.erase = o->erasesize;
 	return r;
 }
 

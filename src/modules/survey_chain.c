@@ -20,18 +20,19 @@ uint64_t survey_align_bs(const struct fb_opts *o, const struct target *t)
 
 static void read_text(char *line, size_t len, const union out_val *v)
 {
-	char s[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN];
+	char s[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
 
-	snprintf(line, len, "read %s\t%s\tsd %s", fmt_size(s, sizeof(s), v[0].u),
-		 fmt_time(a, sizeof(a), v[1].d), fmt_time(b, sizeof(b), v[2].d));
+	snprintf(line, len, "read %s\t%s\tquartiles %s %s", fmt_size(s, sizeof(s), v[0].u),
+		 fmt_time(a, sizeof(a), v[2].d), fmt_time(b, sizeof(b), v[1].d),
+		 fmt_time(c, sizeof(c), v[3].d));
 }
 
 static const struct out_field read_fields[] = {
-	{ "block_bytes", OT_BYTES }, { "mean_ns", OT_NS }, { "sd_ns", OT_NS },
+	{ "block_bytes", OT_BYTES }, { "low_ns", OT_NS }, { "median_ns", OT_NS }, { "high_ns", OT_NS },
 };
 
 const struct out_table survey_read_table = {
-	"survey-read", read_fields, 3, read_text, NULL,
+	"survey-read", read_fields, 4, read_text, NULL,
 };
 
 static int cmp_ns(const void *a, const void *b)
@@ -54,11 +55,11 @@ static int read_size(struct target *t, void *buf, uint64_t base, uint64_t span, 
 			return r;
 		ns[i] = (double)one;
 	}
-	/* (the mean of the middle three quarters: a stall or two left out, the jitter averaged) */
+	/* (quartiles: a busy host's slow reads and a card's stalls leave them be) */
 	qsort(ns, SURVEY_READS, sizeof(ns[0]), cmp_ns);
 	out_row(&survey_read_table, (union out_val[]){
-		{ .u = len }, { .d = stats_mean(ns + SURVEY_READS / 8, SURVEY_READS * 3 / 4) },
-		{ .d = stats_sd(ns + SURVEY_READS / 8, SURVEY_READS * 3 / 4) } });
+		{ .u = len }, { .d = ns[SURVEY_READS / 4] }, { .d = stats_median(ns, SURVEY_READS) },
+		{ .d = ns[SURVEY_READS * 3 / 4] } });
 	return FB_OK;
 }
 

@@ -81,6 +81,7 @@ static int twin_chain(const struct fb_opts *o, const char *spec, uint64_t page,
 	if (align_run(&a, t) == FB_OK && twin_erase(&a, o) &&
 	    survey_reads(&a, t, page ? page : twin_page()) == FB_OK) {
 		a.blocksize = o->blocksize;
+		r->in.erase = a.erasesize;
 		out_test_begin("find-open-au");
 		if (test_find_open_au.run(&a, t) == FB_OK) {
 			out_test_begin("survey");

@@ -102,8 +102,11 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 		set(c, FK_PAGE, pc);
 	else
 		lack(c, FK_PAGE, "the align verdict named no page");
-	/* Below the erase block, every row at a page multiple crosses a page. */
+	/* Below the erase block, every row at a page multiple crosses a page (a
+	 * page not named: every row from VA_PAGE_MAX up, a page is no larger). */
 	pc = 0;
+	if (!c->known[FK_PAGE] && c->known[FK_ERASE])
+		level(in, VA_PAGE_MAX, 0, VA_PAGE_MAX, v->erase, &pc);
 	if (c->known[FK_PAGE] && c->known[FK_ERASE] &&
 	    !level(in, (uint64_t)c->v[FK_PAGE], 0, (uint64_t)c->v[FK_PAGE], v->erase, &pc))
 		lack(c, FK_PAGE_CROSS, "no align row at a page boundary below the erase block");
@@ -117,7 +120,13 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 		lack(c, FK_ERASE_CROSS, "no align row at the erase block or above");
 }
 
-/* read-lat, read-bw and the jitter from the survey's read sweep. */
+/*
+ * read-lat, read-bw and the jitter from the survey's read sweep: the
+ * lower quartiles (a busy host, a card's stalls only ever add; on a
+ * card with uniform jitter j the quartile is j/2 low, latency and rate
+ * alike), and their spread: uniform in [1 - j, 1 + j] has quartiles j
+ * apart.
+ */
 static void fit_reads(const struct fit_input *in, struct fit_card *c)
 {
 	double x[FIT_READS], y[FIT_READS], j[FIT_READS], a, b;
@@ -125,19 +134,18 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 
 	for (size_t i = 0; i < n; i++) {
 		x[i] = (double)in->read[i].len;
-		y[i] = in->read[i].ns;
-		j[i] = in->read[i].ns > 0 ? in->read[i].sd_ns / in->read[i].ns : 0;
+		y[i] = in->read[i].low;
+		j[i] = in->read[i].ns > 0 ? (in->read[i].high - in->read[i].low) / in->read[i].ns : 0;
 	}
 	if (n < 2 || stats_linfit(x, y, n, &a, &b) != 0 || b <= 0 || a <= 0) {
-		lack(c, FK_READ_LAT, "no read sweep of two sizes or more");
-		lack(c, FK_READ_BW, "no read sweep of two sizes or more");
+		lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
+		lack(c, FK_READ_BW, "no read sweep of two sizes or more, rising");
 		lack(c, FK_JITTER, "no read sweep");
 		return;
 	}
 	set(c, FK_READ_LAT, a);
 	set(c, FK_READ_BW, 1e9 / b);
-	/* uniform in [1 - j, 1 + j]: a standard deviation of j / sqrt(3) */
-	set(c, FK_JITTER, 100 * sqrt(3.0) * stats_median(j, n));
+	set(c, FK_JITTER, fmin(100, 100 * stats_median(j, n)));
 }
 
 /* The first complete linear probe of one erase block; the smallest slow one. */
@@ -367,7 +375,10 @@ static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_
 		snprintf(buf, len, "%u", (unsigned)c->v[k]);
 		break;
 	case FK_JITTER:
-		snprintf(buf, len, "%.2g", c->v[k] < 0.05 ? 0 : c->v[k]);
+		if (c->v[k] < 0.05)
+			snprintf(buf, len, "0");
+		else
+			snprintf(buf, len, "%.1f", c->v[k]);
 		break;
 	default:	/* times */
 		if (c->v[k] < 1)

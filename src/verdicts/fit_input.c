@@ -15,10 +15,11 @@ void fit_input_align(struct fit_input *in, uint64_t b, double pre, double post, 
 							   .post = post };
 }
 
-void fit_input_read(struct fit_input *in, uint64_t len, double ns, double sd_ns)
+void fit_input_read(struct fit_input *in, uint64_t len, double low, double ns, double high)
 {
 	if (in->nread < FIT_READS)
-		in->read[in->nread++] = (struct fit_read){ .len = len, .ns = ns, .sd_ns = sd_ns };
+		in->read[in->nread++] = (struct fit_read){ .len = len, .low = low, .ns = ns,
+							   .high = high };
 }
 
 void fit_input_probe(struct fit_input *in, unsigned nr, bool random, uint64_t size,
@@ -34,8 +35,8 @@ void fit_input_probe(struct fit_input *in, unsigned nr, bool random, uint64_t si
 		p = &in->probe[in->nprobe++];
 		p->nr = nr;
 		p->random = random;
-		oa_init(&p->agg, 0);
-		oa_init(&p->slowest, 0);
+		oa_init(&p->agg, in->erase);
+		oa_init(&p->slowest, in->erase);
 	}
 	oa_add(&p->agg, size, rate);
 	oa_add(&p->slowest, size, slowest);
@@ -46,8 +47,8 @@ void fit_input_row(struct fit_input *in, const char *test, const struct out_tabl
 {
 	if (strcmp(t->name, "align") == 0 && t->nfields == 5)
 		fit_input_align(in, v[0].u, v[1].d, v[3].d, v[4].d);
-	else if (strcmp(t->name, "survey-read") == 0 && t->nfields == 3)
-		fit_input_read(in, v[0].u, v[1].d, v[2].d);
+	else if (strcmp(t->name, "survey-read") == 0 && t->nfields == 4)
+		fit_input_read(in, v[0].u, v[1].d, v[2].d, v[3].d);
 	else if (strcmp(t->name, "find-open-au") == 0 && t->nfields == 4 && test)
 		fit_input_probe(in, (unsigned)v[0].u, strcmp(test, "find-open-au") != 0, v[1].u,
 				v[2].d, v[3].d);

@@ -19,10 +19,10 @@
 #define FIT_READS 16
 #define FIT_PROBES 64
 
-/* One size of the survey's read sweep: the median of its reads and their spread. */
+/* One size of the survey's read sweep: the quartiles and the median of its reads. */
 struct fit_read {
 	uint64_t len;
-	double ns, sd_ns;
+	double low, ns, high;
 };
 
 /* One open-AU probe: nr erase blocks, linear or random, its lines as printed. */
@@ -35,6 +35,7 @@ struct fit_probe {
 struct fit_input {
 	uint64_t size;			/* the device's bytes (0: not known) */
 	uint64_t offset;		/* where the open-AU searches start (0: the default) */
+	uint64_t erase;			/* the erase size the searches were given (0: not known) */
 	size_t nalign;
 	struct va_row align[VA_MAX_ROWS];
 	size_t nread;
@@ -47,7 +48,7 @@ struct fit_input {
 void fit_input_reset(struct fit_input *in);
 /* One align row (boundary, pre, post, diff in ns). */
 void fit_input_align(struct fit_input *in, uint64_t b, double pre, double post, double diff);
-void fit_input_read(struct fit_input *in, uint64_t len, double ns, double sd_ns);
+void fit_input_read(struct fit_input *in, uint64_t len, double low, double ns, double high);
 /* One line of a probe: a new probe starts when nr, the mode or the size's order changes. */
 void fit_input_probe(struct fit_input *in, unsigned nr, bool random, uint64_t size,
 		     double rate, double slowest);
