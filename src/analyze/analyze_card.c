@@ -29,18 +29,18 @@ static size_t fields(char *copy, char **f, size_t max)
 	return n;
 }
 
-/* "read 4KiB\t652µs\tquartiles 640µs 671µs" */
+/* "read 4KiB\t652µs\tfastest 640µs, upper quartile 671µs" */
 static void read_line(struct ac_state *s, char **f, size_t n)
 {
-	char *hi = n == 3 ? strchr(f[2] + (strncmp(f[2], "quartiles ", 10) ? 0 : 10), ' ') : NULL;
+	char *hi = n == 3 ? strstr(f[2], ", upper quartile ") : NULL;
 	uint64_t len;
 	double ns, lo, high;
 
-	if (!hi || strncmp(f[2], "quartiles ", 10) != 0)
+	if (!hi || strncmp(f[2], "fastest ", 8) != 0)
 		return;
-	*hi++ = '\0';
+	*hi = '\0';
 	if (so_parse_size(f[0] + 5, &len) == 0 && so_parse_time(f[1], &ns) == 0 &&
-	    so_parse_time(f[2] + 10, &lo) == 0 && so_parse_time(hi, &high) == 0)
+	    so_parse_time(f[2] + 8, &lo) == 0 && so_parse_time(hi + 17, &high) == 0)
 		fit_input_read(&s->in, len, lo, ns, high);
 }
 

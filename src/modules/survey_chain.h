@@ -26,7 +26,7 @@
 #define SURVEY_READS 32
 #define SURVEY_READ_MAX (64u * 1024)
 
-/* Its rows (survey-read): block_bytes, low_ns, median_ns, high_ns (the quartiles). */
+/* Its rows (survey-read): block_bytes, low_ns (the fastest), median_ns, high_ns (upper quartile). */
 extern const struct out_table survey_read_table;
 
 /* The -a block size of a survey with these options on t. */
@@ -35,8 +35,9 @@ uint64_t survey_align_bs(const struct fb_opts *o, const struct target *t);
  * The read sweep the fit of the card needs (verdicts/fit_card.h): reads
  * of the sector up to the page (doubling), each SURVEY_READS times at
  * page starts inside one erase block from --offset; a row per size
- * ("read 4KiB\t652µs\tquartiles 640µs 671µs": the median and the
- * quartiles, the table survey-read). Read-only.
+ * ("read 4KiB\t652µs\tfastest 640µs, upper quartile 671µs": the
+ * median, the fastest and the upper quartile, the table survey-read).
+ * Read-only.
  */
 int survey_reads(const struct fb_opts *o, struct target *t, uint64_t page);
 /*

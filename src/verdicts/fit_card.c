@@ -122,11 +122,14 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 
 /*
  * read-lat, read-bw and the jitter from the survey's read sweep: the
- * lower quartiles (a busy host, a card's stalls only ever add; on a
- * card with uniform jitter j the quartile is j/2 low, latency and rate
- * alike), and their spread: uniform in [1 - j, 1 + j] has quartiles j
- * apart.
+ * fastest reads (a busy host, a card's stalls only ever add; on a card
+ * with uniform jitter j the fastest of SURVEY_READS is about j low,
+ * latency and rate alike), and how far the median lies above them: the
+ * fastest of n reads uniform in [1 - j, 1 + j] lies j (1 - 2 / (n + 1))
+ * below the median. At most FIT_JITTER_MAX: more is the host's.
  */
+#define FIT_JITTER_MAX 10.0
+#define FIT_MIN_SPAN 0.94
 static void fit_reads(const struct fit_input *in, struct fit_card *c)
 {
 	double x[FIT_READS], y[FIT_READS], j[FIT_READS], a, b;
@@ -135,7 +138,8 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 	for (size_t i = 0; i < n; i++) {
 		x[i] = (double)in->read[i].len;
 		y[i] = in->read[i].low;
-		j[i] = in->read[i].ns > 0 ? (in->read[i].high - in->read[i].low) / in->read[i].ns : 0;
+		j[i] = in->read[i].ns > 0 ? (in->read[i].ns - in->read[i].low) / in->read[i].ns /
+					    FIT_MIN_SPAN : 0;
 	}
 	if (n < 2 || stats_linfit(x, y, n, &a, &b) != 0 || b <= 0 || a <= 0) {
 		lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
@@ -145,7 +149,7 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 	}
 	set(c, FK_READ_LAT, a);
 	set(c, FK_READ_BW, 1e9 / b);
-	set(c, FK_JITTER, fmin(100, 100 * stats_median(j, n)));
+	set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
 }
 
 /* The first complete linear probe of one erase block; the smallest slow one. */
@@ -185,10 +189,8 @@ static bool wfit(const double *x, const double *y, const double *w, size_t n, do
 /*
  * write-lat and write-bw: a write of s bytes costs write-lat + s / write-bw,
  * in every linear probe the family found fast (no merge, no collection).
- * Weighted by the relative precision of each line: its time per write
- * is the mean of nr * chunk / s writes, and the rates are printed to
- * three digits, so small blocks (many writes, a latency that shows)
- * weigh the more.
+ * Weighted by the relative precision of each line (the rates are
+ * printed to three digits; a busy host disturbs a line by a share).
  */
 static void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
 {
@@ -206,7 +208,7 @@ static void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, 
 			nsmall += small[n];
 			x[n] = (double)p->agg.size[k];
 			y[n] = oa_write_ns(&p->agg, k);
-			w[n] = y[n] > 0 ? p->nr / (x[n] * y[n] * y[n]) : 0;
+			w[n] = y[n] > 0 ? 1 / (y[n] * y[n]) : 0;
 		}
 	}
 	lack(c, FK_ERASE_TIME, "a few ms in lines of hundreds, printed to three digits (copy-bw takes it in)");

@@ -19,7 +19,7 @@
 #define FIT_READS 16
 #define FIT_PROBES 64
 
-/* One size of the survey's read sweep: the quartiles and the median of its reads. */
+/* One size of the survey's read sweep: its fastest read, the median, the upper quartile. */
 struct fit_read {
 	uint64_t len;
 	double low, ns, high;
