@@ -14,7 +14,8 @@ static bool close_to(double card, double twin, double noise)
 	return fabs(twin - card) <= tol;
 }
 
-/* Rows at the same boundary: the plain read and the diff both within the noise. */
+/* Rows at the same boundary: the diff within the table's noise, the plain reads within
+ * TWIN_PLAIN of the card's (a busy host disturbs plain reads beyond the diffs' noise). */
 static void judge_align(const struct fit_input *card, double noise, const struct fit_input *twin,
 			struct twin_judgement *j)
 {
@@ -26,8 +27,8 @@ static void judge_align(const struct fit_input *card, double noise, const struct
 				continue;
 			j->align_rows++;
 			j->align_close += close_to(a->diff, b->diff, noise) &&
-					  close_to(a->pre, b->pre, noise) &&
-					  close_to(a->post, b->post, noise);
+					  fabs(b->pre - a->pre) <= TWIN_PLAIN * a->pre &&
+					  fabs(b->post - a->post) <= TWIN_PLAIN * a->post;
 			break;
 		}
 }

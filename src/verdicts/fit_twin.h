@@ -22,6 +22,8 @@
  * the table's row-to-row noise, or this fraction of its value (a card without noise). */
 #define TWIN_NOISES 3.0
 #define TWIN_FRACTION 0.05
+/* ...and its plain reads within this fraction of the card's. */
+#define TWIN_PLAIN 0.1
 
 /* What the twin's survey measured and concluded. */
 struct twin_result {
