@@ -128,7 +128,7 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
  * fastest of n reads uniform in [1 - j, 1 + j] lies j (1 - 2 / (n + 1))
  * below the median. At most FIT_JITTER_MAX: more is the host's.
  */
-#define FIT_JITTER_MAX 10.0
+#define FIT_JITTER_MAX 5.0
 #define FIT_MIN_SPAN 0.94
 static void fit_reads(const struct fit_input *in, struct fit_card *c)
 {
