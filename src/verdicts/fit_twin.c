@@ -123,8 +123,8 @@ void twin_print(const struct twin_judgement *j, const struct vf_facts *cf,
 
 	u = (size_t)snprintf(buf, sizeof(buf), "-a %u of %u rows within the card's noise%s",
 			     j->align_close, j->align_rows,
-			     j->align_close < j->align_rows ? " (read-lat, page-cross, erase-cross "
-			     "miss the others)" : "");
+			     j->align_close < j->align_rows ? " (the others: read-lat, page-cross or "
+			     "erase-cross, or a row the host disturbed)" : "");
 	if (j->erase_same && j->page_same)
 		u += (size_t)snprintf(buf + u, sizeof(buf) - u, "; erase block and page as the card");
 	else
