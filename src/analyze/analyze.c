@@ -16,6 +16,7 @@
 #include "core/out.h"
 #include "core/opts.h"
 #include "analyze/analyze.h"
+#include "analyze/analyze_card.h"
 #include "analyze/analyze_lines.h"
 #include "analyze/analyze_readahead.h"
 #include "verdicts/facts.h"
@@ -34,6 +35,7 @@ enum { RUN_NONE, RUN_ALIGN, RUN_OPEN_AU, RUN_FIND_FAT, RUN_READAHEAD };
 #define AN_NOTES 4
 
 struct an {
+	struct ac_state card;	/* a survey's card (analyze_card.h) */
 	/* the run being read */
 	int kind;
 	unsigned long long first_line;
@@ -488,6 +490,7 @@ static void on_line(struct an *a, const struct ai_input *in)
 		a->line_why = AL_NOT_TEXT;
 	} else {
 		so_scan(in->buf, on_record, a);
+		ac_line(&a->card, in->buf);
 	}
 	if (a->line_skipped)
 		al_skip(&a->lines, a->line, a->line_why);
@@ -524,6 +527,7 @@ static void conclude(struct an *a, const struct ai_input *in)
 			oaf_print(&v, m == 1);
 		}
 	oaf_note_modes(&a->fam[0], &a->fam[1]);
+	ac_end(&a->card);
 	if (in->stop[0])
 		out_note("analyze: stopped reading at line %llu: %s; this is not saved output",
 			 in->line, in->stop);
@@ -545,6 +549,7 @@ int analyze_input(struct ai_input *in)
 	if (!a)
 		return FB_EDEV;
 	vf_reset();	/* the verdicts of this input only (--advise reads them) */
+	ac_reset(&a->card);
 	oaf_init(&a->fam[0]);
 	oaf_init(&a->fam[1]);
 	a->fam[1].random = true;

@@ -363,8 +363,17 @@ void out_test_begin(const char *test)
 	st.tests++;
 }
 
+static out_tap_fn row_tap;
+
+void out_set_tap(out_tap_fn tap)
+{
+	row_tap = tap;
+}
+
 void out_row(const struct out_table *t, const union out_val *v)
 {
+	if (row_tap)
+		row_tap(st.test, t, v);
 	if (row_waits(t)) {
 		if (npending == OUT_PENDING_ROWS)
 			out_drain();

@@ -131,6 +131,14 @@ int out_error(void);
 void out_csv_names(FILE *f, const struct out_table *t, const union out_val *first);
 void out_csv_line(FILE *f, const struct out_table *t, const union out_val *v);
 
+/*
+ * An observer of every row as it is emitted (NULL: none), whatever the
+ * format: --survey's fit of the card collects the numbers it fits here,
+ * so that no test has to hand them over (test: the section's name).
+ */
+typedef void (*out_tap_fn)(const char *test, const struct out_table *t, const union out_val *v);
+void out_set_tap(out_tap_fn tap);
+
 /* The descriptor results go to (the lock on a new --out). */
 int out_fileno(void);
 

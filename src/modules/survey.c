@@ -9,97 +9,58 @@
  * collect garbage collections). The advice reads all their verdicts.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/engine.h"
-#include "core/units.h"
 #include "modules/align.h"
+#include "modules/survey_chain.h"
+#include "modules/survey_twin.h"
 #include "modules/test.h"
 #include "verdicts/facts.h"
+#include "verdicts/fit_card.h"
 #include "verdicts/verdict_align.h"
-
-/*
- * The block size of the survey's -a when --blocksize is not given: small
- * enough that its rows reach below the page (a 4KiB or 16KiB page needs
- * rows of 2KiB..8KiB to show the floor under it), so that the page is
- * named and the ext4 stride and FAT cluster advice rest on it, not on an
- * assumption. At least twice the sector (-a reads half a block on each
- * side of a boundary). The open-AU searches keep the default block size.
- */
-#define SURVEY_ALIGN_BS 1024u
 
 /* survey_check took -a over (see survey_prepare); was --erasesize given? */
 static bool survey_runs_align, survey_erase_given;
 
 extern const struct fb_test test_align, test_find_fat, test_find_open_au, test_advise;
 
-/* What the budget leaves after the writes so far (0 in *o: no limit); false: nothing left. */
-static bool budget_left(const struct fb_opts *o, struct fb_opts *left, const char *next)
-{
-	uint64_t bytes, ns;
-	char a[FB_FMT_LEN];
+/* What the card's survey measured, for the fit (collected from its rows as they go out). */
+static struct fit_input card_in;
 
-	eng_write_totals(&bytes, &ns);
-	if ((o->max_write && bytes >= o->max_write) || (o->max_time && ns >= o->max_time)) {
-		out_note("survey: %s not run: %s reached (%s written)", next,
-			 o->max_write && bytes >= o->max_write ? "--max-write" : "--max-time",
-			 fmt_size(a, sizeof(a), bytes));
-		out_test_stopped(o->max_write && bytes >= o->max_write ? "--max-write reached"
-								      : "--max-time reached");
-		return false;
-	}
-	left->max_write = o->max_write ? o->max_write - bytes : 0;
-	left->max_time = o->max_time ? o->max_time - ns : 0;
-	return true;
+static void survey_tap(const char *test, const struct out_table *t, const union out_val *v)
+{
+	fit_input_row(&card_in, test, t, v);
 }
 
-/* find-fat writes up to fat-nr erase blocks per block size: does that fit what is left? */
-static bool fat_fits(const struct fb_opts *o, const struct fb_opts *left)
+/* The card as a sim: spec, refined on its twin; then how close the twin came. */
+static void survey_card(const struct fb_opts *o)
 {
-	struct region r;
-	uint64_t end, sizes = 0, need;
-	char a[FB_FMT_LEN], b[FB_FMT_LEN];
+	const struct vf_facts *f = vf_get();
+	struct twin_result *twin = calloc(1, sizeof(*twin));
+	uint64_t page = f->align && f->va.page_state == VA_FOUND ? f->va.page : 0;
+	struct twin_judgement j;
+	struct fit_card c;
+	bool ran;
 
-	test_find_fat.regions(o, UINT64_MAX, &r, 1, &end);
-	for (uint64_t s = o->erasesize; s >= o->blocksize && s % 512 == 0; s /= 2)
-		sizes++;
-	need = r.len * sizes;
-	if (!left->max_write || need <= left->max_write)
-		return true;
-	out_note("survey: find-fat not run: it may write %s, --max-write leaves %s",
-		 fmt_size(a, sizeof(a), need), fmt_size(b, sizeof(b), left->max_write));
-	out_test_stopped("--max-write reached");
-	return false;
+	out_set_tap(NULL);
+	fit_card(&card_in, f, &c);
+	ran = twin && twin_refine(o, page, &card_in, f, &c, twin) == 0;
+	fit_card_print(&c);
+	if (ran) {
+		twin_judge(&card_in, f, twin, &j);
+		twin_print(&j, f, twin);
+	}
+	free(twin);
 }
 
 static int survey_run(const struct fb_opts *o, struct target *t)
 {
-	const struct vf_facts *f = vf_get();
-	struct fb_opts left = *o;
-	int r;
+	int r = survey_searches(o, t, 0, 0);
 
-	if (f->oa_runs[0] == 0) {
-		out_note("survey: the linear open-AU search measured no count (its --max-write or "
-			 "--max-time): nothing more is run");
-		out_test_stopped("the linear search measured no count");
-		return FB_OK;
-	}
-	if (f->oa[0].fast == 0) {
-		out_note("survey: no linear open-AU count was fast: the card is too slow for the "
-			 "random search and find-fat to say more; stopped");
-		out_test_stopped("no linear open-AU count was fast");
-		return FB_OK;
-	}
-	if (!budget_left(o, &left, "the random open-AU search"))
-		return FB_OK;
-	left.random = true;
-	out_note("survey: the open-AU search in random order");
-	if ((r = test_find_open_au.run(&left, t)) != FB_OK)
-		return r;
-	/* find-fat in random order: linear writes rarely show a FAT-optimised area */
-	if (!budget_left(o, &left, "find-fat") || !fat_fits(o, &left))
-		return FB_OK;
-	out_note("survey: find-fat --random with the erase size found");
-	return test_find_fat.run(&left, t);
+	if (r == FB_OK && !fb_stop)
+		survey_card(o);
+	return r;
 }
 
 /*
@@ -142,25 +103,35 @@ static int survey_prepare(struct fb_opts *o, struct target *t)
 	survey_runs_align = false;
 	o->erasesize_set = survey_erase_given;	/* --advise tells given from measured */
 	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
-	if (!o->blocksize_set)
-		a.blocksize = SURVEY_ALIGN_BS < 2 * t->sector ? 2 * t->sector : SURVEY_ALIGN_BS;
+	a.blocksize = survey_align_bs(o, t);
+	fit_input_reset(&card_in);
+	card_in.size = t->size;
+	out_set_tap(survey_tap);
 	out_test_begin(test_align.name);
 	r = align_run(&a, t);
 	v = vf_align_verdict();
 	if (r == FB_EINTR || fb_stop)
 		return FB_EINTR;	/* run/run.c ends the section with the interruption */
-	out_test_end(r == FB_OK ? "done" : "failed", NULL);
-	if (r != FB_OK || survey_erase_given)
-		return r;
-	if (!v || v->erase_state != VA_FOUND) {
+	if (r == FB_OK && !survey_erase_given && (!v || v->erase_state != VA_FOUND)) {
+		out_test_end("done", NULL);
 		fprintf(stderr, "flashbench: --survey: the align verdict found no erase block "
 			"size; give --erasesize\n");
 		return FB_EDEV;
 	}
-	o->erasesize = v->erase;
-	if (!o->offset_set)
-		o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
-	return FB_OK;
+	if (r == FB_OK && !survey_erase_given) {
+		o->erasesize = v->erase;
+		if (!o->offset_set)
+			o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
+	}
+	/* the reads the fit of the card needs, before anything is written */
+	if (r == FB_OK)
+		r = survey_reads(o, t, v && v->page_state == VA_FOUND ? v->page : 0);
+	if (r == FB_EINTR || fb_stop)
+		return FB_EINTR;
+	out_test_end(r == FB_OK ? "done" : "failed", NULL);
+	card_in.offset = o->offset;
+	card_in.erase = o->erasesize;
+	return r;
 }
 
 /* The erase blocks of both open-AU searches and of find-fat. */
@@ -194,4 +165,5 @@ const struct fb_test test_survey = {
 	.measures_first = survey_measures_first,
 	.regions = survey_regions,
 	.run = survey_run,
+	.tables = (const struct out_table *const[]){ &survey_read_table, NULL },
 };

@@ -83,6 +83,45 @@ for ((m = 0; m < 256; m++)); do
 done
 ok "file: nothing outside the regions changed ($bad_mib)" [ -z "$bad_mib" ]
 
+# Issue 31: the card as data. The survey ends with a sim: spec fitted to what it
+# measured, before the advice; pasted as a DEVICE, its survey gives the card's
+# verdicts back; and the survey's tests on that twin say how close it came.
+expect_status 0 "fat" "$FB" --survey sim:fat
+card=$(sed -n 's/^card: //p' <<<"$OUT" | grep '^sim:')
+ok "fat: the read sweep, before anything is written" grep -q '^read 8KiB	' <<<"$OUT"
+ok "fat: a card line: $card" [ -n "$card" ]
+for kv in erase=4MiB page=8KiB open-au=3 open-au-random=0 fat-aus=2 read-bw=18M/s write-bw=8M/s \
+	read-lat=500µs page-cross=120µs erase-cross=400µs write-lat=500µs; do
+	ok "fat: the card has $kv (the preset's truth)" grep -q "[:,]$kv\(,\|$\)" <<<"$card"
+done
+ok "fat: copy-bw near the preset's 12M/s" grep -qE ',copy-bw=1[12]\.[0-9]M/s,' <<<"$card"
+ok "fat: the keys left out, with the reason" grep -q '^card: not in the spec, .*log-aus: no merge regime seen;' <<<"$OUT"
+ok "fat: the twin reached the card" grep -qx "twin: -a 39 of 39 rows within the card's noise; erase block and page as the card; open AUs linear 3/4 and random 0/1 as the card; FAT area as the card; N=1 rows within 0%; reads within 0%" <<<"$OUT"
+ok "fat: card and twin before the advice" [ "$(grep -nE '^(twin|advice): ' <<<"$OUT" | head -1 | cut -d: -f2)" = twin ]
+verdicts() { grep -E '^verdict: (erase block|page|open AUs \(|FAT)|^advice: partition' <<<"$1" | sed 's/(diff.*//; s/; per write.*//; s/: at 16KiB.*//'; }
+want=$(verdicts "$OUT")
+expect_status 0 "fat: the card pasted as the DEVICE" "$FB" --survey "$card"
+ok "fat: the twin's survey, the card's verdicts and partition" [ "$(verdicts "$OUT")" = "$want" ]
+expect_status 0 "fat: json" "$FB" --survey --format=json sim:fat
+ok "fat: json: the card verdict, its spec the text" grep -qF "\"verdict\":\"card\",\"result\":\"fitted\",\"value\":14,\"unit\":\"count\",\"text\":\"$card\"" <<<"$OUT"
+ok "fat: json: the twin verdict" grep -qF '"verdict":"twin","result":"same"' <<<"$OUT"
+# --analyze of the saved survey, text or JSON, fits the same card.
+"$FB" --survey -o "$TMP/fat.txt" sim:fat 2>/dev/null
+"$FB" --survey --format=json -o "$TMP/fat.json" sim:fat 2>/dev/null
+for f in fat.txt fat.json; do
+	expect_status 0 "fat: --analyze $f" "$FB" --analyze "$TMP/$f"
+	ok "fat: --analyze $f: the survey's card" grep -qxF "card: $card" <<<"$OUT"
+done
+grep -v '^read \|^card: ' "$TMP/fat.txt" >"$TMP/old.txt"
+expect_status 0 "fat: --analyze of a survey without its read sweep and card" "$FB" --analyze "$TMP/old.txt"
+ok "old: a card of what it has" grep -q '^card: sim:erase=4MiB,page=8KiB,page-cross=120µs,' <<<"$OUT"
+ok "old: read-lat and the size left out, why" grep -q '^card: not in the spec.* size: the device.s size was not said; read-lat: no read sweep' <<<"$OUT"
+
+# A survey cut short still fits what it measured, and says what it could not.
+expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
+ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
+ok "60M: open-au-random left out, why" grep -q '^card: not in the spec.* open-au-random: the random bracket is not one N wide;' <<<"$OUT"
+
 # Refused: --random (both orders are run), and options of other tests.
 bad "with --random" "--survey: runs the open-AU search both linear and random; --random has no place in it" \
 	--survey -r sim:

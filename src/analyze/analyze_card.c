@@ -1,0 +1,119 @@
+/* --analyze of a saved survey: its card, see analyze_card.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze_card.h"
+#include "saved/saved_output.h"
+#include "saved/saved_values.h"
+#include "verdicts/facts.h"
+#include "verdicts/fit_card.h"
+
+void ac_reset(struct ac_state *s)
+{
+	memset(s, 0, sizeof(*s));
+	fit_input_reset(&s->in);
+}
+
+/* Split a copy of line at tabs: at most max fields. */
+static size_t fields(char *copy, char **f, size_t max)
+{
+	size_t n = 0;
+
+	for (char *p = copy; p && n < max; n++) {
+		f[n] = p;
+		p = strchr(p, '\t');
+		if (p)
+			*p++ = '\0';
+	}
+	return n;
+}
+
+/* "read 4KiB\t652µs\tfastest 640µs, upper quartile 671µs" */
+static void read_line(struct ac_state *s, char **f, size_t n)
+{
+	char *hi = n == 3 ? strstr(f[2], ", upper quartile ") : NULL;
+	uint64_t len;
+	double ns, lo, high;
+
+	if (!hi || strncmp(f[2], "fastest ", 8) != 0)
+		return;
+	*hi = '\0';
+	if (so_parse_size(f[0] + 5, &len) == 0 && so_parse_time(f[1], &ns) == 0 &&
+	    so_parse_time(f[2] + 8, &lo) == 0 && so_parse_time(hi + 17, &high) == 0)
+		fit_input_read(&s->in, len, lo, ns, high);
+}
+
+/* A probe's line "1MiB\t9.96M/s\tslowest 9.96M/s", or a row of find-fat's table. */
+static void rate_line(struct ac_state *s, char **f, size_t n)
+{
+	uint64_t size;
+	double rate, slowest;
+
+	if (n < 2 || so_parse_size(f[0], &size) != 0 || so_parse_rate(f[1], &rate) != 0)
+		return;
+	if (s->fat)
+		s->in.fat_cols = (unsigned)(n - 1);
+	else if (n == 3 && s->nr && strncmp(f[2], "slowest ", 8) == 0 &&
+		 so_parse_rate(f[2] + 8, &slowest) == 0)
+		fit_input_probe(&s->in, s->nr, s->random, size, rate, slowest);
+}
+
+void ac_line(struct ac_state *s, const char *line)
+{
+	char copy[512], *f[16];
+	uint64_t size;
+	size_t n;
+	struct so_line l;
+
+	if (strncmp(line, "align ", 6) == 0) {
+		so_classify(line, &l);
+		if (l.kind == SO_ALIGN)
+			fit_input_align(&s->in, l.boundary, l.pre, l.post, l.diff);
+		return;
+	}
+	if (strncmp(line, "find-open-au: erase block ", 26) == 0) {
+		s->random = strstr(line, ", random") != NULL;
+		if (strlen(line) < sizeof(copy)) {
+			strcpy(copy, line + 26);
+			copy[strcspn(copy, ",")] = '\0';
+			if (so_parse_size(copy, &size) == 0)
+				s->in.erase = size;
+		}
+		s->fat = false;
+		s->nr = 0;
+	} else if (sscanf(line, "probe: --open-au-nr=%u", &s->nr) == 1) {
+		return;
+	} else if (strncmp(line, "survey: the open-AU search in random order", 42) == 0) {
+		s->survey = true;
+	} else if (strncmp(line, "survey: find-fat", 16) == 0) {
+		s->fat = true;
+	} else if (strncmp(line, "card: sim:size=", 15) == 0) {
+		/* (the size a text output says nowhere else: the card it printed) */
+		if (strlen(line) < sizeof(copy)) {
+			strcpy(copy, line + 15);
+			copy[strcspn(copy, ",")] = '\0';
+			if (so_parse_size(copy, &size) == 0)
+				s->in.size = size;
+		}
+		return;
+	}
+	if (strlen(line) >= sizeof(copy))
+		return;
+	strcpy(copy, line);
+	n = fields(copy, f, 16);
+	if (strncmp(line, "read ", 5) == 0)
+		read_line(s, f, n);
+	else
+		rate_line(s, f, n);
+}
+
+void ac_end(const struct ac_state *s)
+{
+	struct fit_card c;
+
+	if (!s->survey)
+		return;
+	fit_card(&s->in, vf_get(), &c);
+	fit_card_print(&c);
+}

@@ -1,0 +1,262 @@
+/*
+ * The survey's tests on the card's twin: see survey_twin.h. A child
+ * process runs them, so that nothing of the card's run changes: its
+ * output (the child's goes to /dev/null), its facts and fit input (the
+ * child sends its own back through a pipe), its write guard and the
+ * totals its budget counts.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/engine.h"
+#include "core/fullio.h"
+#include "core/regions.h"
+#include "modules/align.h"
+#include "modules/survey_chain.h"
+#include "modules/survey_twin.h"
+#include "modules/test.h"
+#include "verdicts/facts.h"
+
+extern const struct fb_test test_find_open_au;
+
+static struct fit_input *twin_in;
+
+static void twin_tap(const char *test, const struct out_table *t, const union out_val *v)
+{
+	fit_input_row(twin_in, test, t, v);
+}
+
+/* The erase size of the searches: the card's, or (none given) the align verdict's. */
+static bool twin_erase(struct fb_opts *a, const struct fb_opts *o)
+{
+	const struct va_verdict *v = vf_align_verdict();
+
+	if (o->erasesize)
+		return true;
+	if (!v || v->erase_state != VA_FOUND)
+		return false;
+	a->erasesize = v->erase;
+	a->erasesize_set = true;
+	a->offset = ((16ull << 20) + a->erasesize - 1) / a->erasesize * a->erasesize;
+	return true;
+}
+
+/* The page its own align verdict named (0: none). */
+static uint64_t twin_page(void)
+{
+	const struct va_verdict *v = vf_align_verdict();
+
+	return v && v->page_state == VA_FOUND ? v->page : 0;
+}
+
+/* The chain on the twin, in the child: the card's options, the card's page for the reads. */
+static int twin_chain(const struct fb_opts *o, const char *spec, uint64_t page,
+		      struct twin_result *r)
+{
+	struct fb_opts a = *o;
+	uint64_t written, spent;
+	struct region all;
+	struct target *t;
+	char err[256];
+
+	if (target_sim_open(spec, TGT_WRITE, &t, err, sizeof(err)) != 0)
+		return -1;
+	all = (struct region){ .off = 0, .len = t->size };
+	regions_disarm();
+	regions_arm(&all, 1);
+	vf_reset();
+	fit_input_reset(&r->in);
+	r->in.size = t->size;
+	twin_in = &r->in;
+	out_set_tap(twin_tap);
+	eng_write_totals(&written, &spent);
+	a.blocksize = survey_align_bs(o, t);
+	out_test_begin("align");
+	if (align_run(&a, t) == FB_OK && twin_erase(&a, o) &&
+	    survey_reads(&a, t, page ? page : twin_page()) == FB_OK) {
+		a.blocksize = o->blocksize;
+		r->in.erase = a.erasesize;
+		out_test_begin("find-open-au");
+		if (test_find_open_au.run(&a, t) == FB_OK) {
+			out_test_begin("survey");
+			survey_searches(&a, t, written, spent);
+		}
+	}
+	out_set_tap(NULL);
+	r->in.offset = a.offset;
+	r->facts = *vf_get();
+	target_close(t);
+	return 0;
+}
+
+static int twin_child(int fd, const struct fb_opts *o, const char *spec, uint64_t page)
+{
+	struct twin_result *r = calloc(1, sizeof(*r));
+	int null = open("/dev/null", O_WRONLY);
+
+	if (!r || null < 0)
+		return 1;
+	/* (the output layer's file, standard output and the progress line: all nowhere) */
+	if (out_fileno() >= 0)
+		dup2(null, out_fileno());
+	dup2(null, STDOUT_FILENO);
+	dup2(null, STDERR_FILENO);
+	if (twin_chain(o, spec, page, r) != 0)
+		return 1;
+	return full_write(fd, r, sizeof(*r)) == 0 ? 0 : 1;
+}
+
+/* Read len bytes from the pipe (fewer: the child ended early). */
+static size_t read_all(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+int twin_survey(const struct fb_opts *o, const char *spec, uint64_t page, struct twin_result *r)
+{
+	int p[2], status = 0;
+	pid_t pid;
+	size_t got;
+
+	fflush(NULL);	/* (the child's copy of what is buffered would be written twice) */
+	if (pipe(p) != 0 || (pid = fork()) < 0) {
+		fprintf(stderr, "flashbench: --survey: the twin: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		close(p[0]);
+		_exit(twin_child(p[1], o, spec, page));
+	}
+	close(p[1]);
+	got = read_all(p[0], r, sizeof(*r));
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (got != sizeof(*r) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "flashbench: --survey: the twin sim:%s did not run\n", spec);
+		return -1;
+	}
+	return 0;
+}
+
+/* The first linear probe of nr erase blocks (NULL: none). */
+static const struct oa_run *probe_run(const struct fit_input *in, unsigned nr)
+{
+	for (size_t i = 0; i < in->nprobe; i++)
+		if (!in->probe[i].random && in->probe[i].nr == nr && in->probe[i].agg.n)
+			return &in->probe[i].agg;
+	return NULL;
+}
+
+/* What a write costs beyond one erase block's at the same size, summed over the slow probe. */
+static double extra_cost(const struct fit_input *in, unsigned slow)
+{
+	const struct oa_run *s = probe_run(in, slow), *one = probe_run(in, 1);
+	double sum = 0;
+
+	for (size_t i = 0; s && one && i < s->n && i < one->n; i++)
+		if (s->size[i] == one->size[i])
+			sum += oa_write_ns(s, i) - oa_write_ns(one, i);
+	return sum;
+}
+
+/* Move an integer key by what the twin missed (not below lo). */
+static bool shift(struct fit_card *c, enum fit_key k, double card, double twin, double lo)
+{
+	double v;
+
+	if (!c->known[k] || card == twin || card == 0 || twin == 0)
+		return false;
+	v = c->v[k] + card - twin;
+	c->v[k] = v < lo ? lo : v;
+	return true;
+}
+
+/* One round: the keys moved by what the twin of c missed; false when nothing moved. */
+static bool refine_round(const struct fit_input *card, const struct vf_facts *cf,
+			 const struct fit_card *first, const struct twin_result *tw, struct fit_card *c)
+{
+	const struct vf_facts *tf = &tw->facts;
+	struct fit_card again;
+	bool moved = false;
+	double a, b;
+
+	moved |= shift(c, FK_OPEN_AU, cf->oa[0].fast, tf->oa[0].fast, 1);
+	/* (random-write slots make find-fat's erase blocks fast as a FAT area does:
+	 * the FAT area moves only once the random bracket is the card's) */
+	if (cf->oa_runs[1] && tf->oa_runs[1] && cf->oa[1].fast != tf->oa[1].fast)
+		moved |= shift(c, FK_OPEN_AU_RANDOM, cf->oa[1].fast + 1, tf->oa[1].fast + 1, 0);
+	else if (cf->fat && tf->fat && c->known[FK_FAT_AUS]) {
+		a = cf->ff.state == FF_AREA ? cf->ff.area : 0;
+		b = tf->ff.state == FF_AREA ? tf->ff.area : 0;
+		moved |= shift(c, FK_FAT_AUS, a + 1, b + 1, 0);
+		if (card->fat_cols && c->v[FK_FAT_AUS] > card->fat_cols)
+			c->v[FK_FAT_AUS] = card->fat_cols;
+	}
+	/* (the twin's own fit of what it measured: the fit's bias, where its erases differ) */
+	fit_card(&tw->in, tf, &again);
+	if (c->known[FK_WRITE_LAT] && again.known[FK_WRITE_LAT] &&
+	    fabs(again.v[FK_WRITE_LAT] - first->v[FK_WRITE_LAT]) > 0.02 * first->v[FK_WRITE_LAT]) {
+		c->v[FK_WRITE_LAT] = fmax(0, c->v[FK_WRITE_LAT] + first->v[FK_WRITE_LAT] -
+					     again.v[FK_WRITE_LAT]);
+		moved = true;
+	}
+	if (c->known[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
+	    (b = extra_cost(&tw->in, cf->oa[0].slow)) > 0 && fabs(b / a - 1) > 0.02) {
+		c->v[FK_COPY_BW] *= b / a;
+		moved = true;
+	}
+	return moved;
+}
+
+static unsigned misses(const struct twin_judgement *j)
+{
+	return !j->erase_same + !j->page_same + !j->lin_same + !j->rnd_same + !j->fat_same;
+}
+
+int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+		const struct vf_facts *cf, struct fit_card *c, struct twin_result *last)
+{
+	struct fit_card best = *c, first = *c;
+	unsigned least = ~0u;
+	struct twin_judgement j;
+	char spec[1024];
+	bool ran = false;
+
+	for (int round = 0; round < TWIN_ROUNDS; round++) {
+		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)
+			break;
+		ran = true;
+		twin_judge(card, cf, last, &j);
+		/* (a later round, refined, wins a tie) */
+		if (misses(&j) <= least) {
+			least = misses(&j);
+			best = *c;
+		}
+		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, &first, last, c))
+			break;
+	}
+	/* the kept spec's own run, for the fidelity line */
+	if (ran && memcmp(&best, c, sizeof(best)) != 0) {
+		*c = best;
+		ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
+	}
+	return ran ? 0 : -1;
+}

@@ -1,0 +1,430 @@
+/* The card as data: the fit of a sim: spec, see fit_card.h for each key's rule. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/stats.h"
+#include "core/units.h"
+#include "verdicts/fit_card.h"
+#include "verdicts/verdict_oafamily.h"
+
+/* --open-au's spacing of its erase blocks (modules/au_write.h), for the FAT area's share. */
+#define FIT_SPACING 12
+
+static const char *const names[FK_N] = {
+	"size", "erase", "page", "read-lat", "read-bw", "page-cross", "erase-cross",
+	"write-lat", "write-bw", "copy-bw", "erase-time", "open-au", "open-au-random", "fat-aus",
+	"log-aus", "log-merge", "jitter",
+};
+
+const char *fit_key_name(enum fit_key k)
+{
+	return k < FK_N ? names[k] : "?";
+}
+
+static void set(struct fit_card *c, enum fit_key k, double v)
+{
+	c->known[k] = true;
+	c->v[k] = v;
+}
+
+static void lack(struct fit_card *c, enum fit_key k, const char *why)
+{
+	c->known[k] = false;
+	c->why[k] = why;
+}
+
+/* The median diff of the align rows at multiples of unit (not of skip) in [lo, hi). */
+static bool level(const struct fit_input *in, uint64_t unit, uint64_t skip, uint64_t lo,
+		  uint64_t hi, double *med)
+{
+	double d[VA_MAX_ROWS];
+	size_t n = 0;
+
+	for (size_t i = 0; i < in->nalign; i++) {
+		uint64_t b = in->align[i].b;
+
+		if (b >= lo && b < hi && b % unit == 0 && (!skip || b % skip))
+			d[n++] = in->align[i].diff;
+	}
+	if (n)
+		*med = stats_median(d, n);
+	return n > 0;
+}
+
+/*
+ * The page the align rows show when the verdict named none (as with some
+ * 3 x 2^n erase blocks): the smallest power of two up to VA_PAGE_MAX from
+ * which every row below the erase block rises over half their median, with
+ * every row below it under that (0: no such clean step).
+ */
+static double page_step(const struct fit_input *in, uint64_t erase)
+{
+	double top;
+
+	if (!level(in, VA_PAGE_MAX, 0, VA_PAGE_MAX, erase, &top) || top <= 0)
+		return 0;
+	for (uint64_t p = 512; p <= VA_PAGE_MAX; p *= 2) {
+		bool clean = true;
+
+		for (size_t i = 0; i < in->nalign && clean; i++) {
+			const struct va_row *r = &in->align[i];
+
+			if (r->b >= erase || r->b % 512)
+				continue;
+			clean = (r->b % p == 0) == (r->diff > top / 2);
+		}
+		if (clean)
+			return (double)p;
+	}
+	return 0;
+}
+
+static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+{
+	const struct va_verdict *v = &f->va;
+	double pc = 0, ec;
+
+	if (in->size)
+		set(c, FK_SIZE, (double)in->size);
+	else
+		lack(c, FK_SIZE, "the device's size was not said");
+	if (!f->align || v->erase_state != VA_FOUND) {
+		lack(c, FK_ERASE, "the align verdict named no erase block");
+		lack(c, FK_ERASE_CROSS, "no erase block");
+	} else {
+		set(c, FK_ERASE, (double)v->erase);
+	}
+	if (f->align && v->page_state == VA_FOUND && v->page)
+		set(c, FK_PAGE, (double)v->page);
+	else if (c->known[FK_ERASE] && (pc = page_step(in, v->erase)) > 0)
+		set(c, FK_PAGE, pc);
+	else
+		lack(c, FK_PAGE, "the align verdict named no page");
+	/* Below the erase block, every row at a page multiple crosses a page (a
+	 * page not named: every row from VA_PAGE_MAX up, a page is no larger). */
+	pc = 0;
+	if (!c->known[FK_PAGE] && c->known[FK_ERASE])
+		level(in, VA_PAGE_MAX, 0, VA_PAGE_MAX, v->erase, &pc);
+	if (c->known[FK_PAGE] && c->known[FK_ERASE] &&
+	    !level(in, (uint64_t)c->v[FK_PAGE], 0, (uint64_t)c->v[FK_PAGE], v->erase, &pc))
+		lack(c, FK_PAGE_CROSS, "no align row at a page boundary below the erase block");
+	else if (in->nalign)
+		set(c, FK_PAGE_CROSS, pc > 0 ? pc : 0);
+	else
+		lack(c, FK_PAGE_CROSS, "no align rows");
+	if (c->known[FK_ERASE] && level(in, v->erase, 0, v->erase, UINT64_MAX, &ec))
+		set(c, FK_ERASE_CROSS, ec - pc > 0 ? ec - pc : 0);
+	else if (c->known[FK_ERASE])
+		lack(c, FK_ERASE_CROSS, "no align row at the erase block or above");
+}
+
+/*
+ * read-lat, read-bw and the jitter from the survey's read sweep: the
+ * fastest reads (a busy host, a card's stalls only ever add; on a card
+ * with uniform jitter j the fastest of SURVEY_READS is about j low,
+ * latency and rate alike), and how far the median lies above them: the
+ * fastest of n reads uniform in [1 - j, 1 + j] lies j (1 - 2 / (n + 1))
+ * below the median. At most FIT_JITTER_MAX: more is the host's.
+ */
+#define FIT_JITTER_MAX 5.0
+#define FIT_MIN_SPAN 0.94
+static void fit_reads(const struct fit_input *in, struct fit_card *c)
+{
+	double x[FIT_READS], y[FIT_READS], j[FIT_READS], a, b;
+	size_t n = in->nread;
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = (double)in->read[i].len;
+		y[i] = in->read[i].low;
+		j[i] = in->read[i].ns > 0 ? (in->read[i].ns - in->read[i].low) / in->read[i].ns /
+					    FIT_MIN_SPAN : 0;
+	}
+	if (n < 2 || stats_linfit(x, y, n, &a, &b) != 0 || b <= 0 || a <= 0) {
+		lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
+		lack(c, FK_READ_BW, "no read sweep of two sizes or more, rising");
+		lack(c, FK_JITTER, "no read sweep");
+		return;
+	}
+	set(c, FK_READ_LAT, a);
+	set(c, FK_READ_BW, 1e9 / b);
+	set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
+}
+
+/* The first complete linear probe of one erase block; the smallest slow one. */
+static const struct fit_probe *probe_of(const struct fit_input *in, unsigned nr, bool random)
+{
+	for (size_t i = 0; i < in->nprobe; i++)
+		if (in->probe[i].nr == nr && in->probe[i].random == random &&
+		    in->probe[i].agg.n >= 2)
+			return &in->probe[i];
+	return NULL;
+}
+
+/* Least squares y = a + b x with weights w; false when x does not vary. */
+static bool wfit(const double *x, const double *y, const double *w, size_t n, double *a, double *b)
+{
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
+
+	for (size_t i = 0; i < n; i++) {
+		sw += w[i];
+		sx += w[i] * x[i];
+		sy += w[i] * y[i];
+		sxx += w[i] * x[i] * x[i];
+		sxy += w[i] * x[i] * y[i];
+	}
+	d = sw * sxx - sx * sx;
+	if (n < 2 || d <= 0)
+		return false;
+	*b = (sw * sxy - sx * sy) / d;
+	*a = (sy - *b * sx) / sw;
+	return true;
+}
+
+#define FIT_WROWS (FIT_PROBES * 8)
+/* The lines of a probe the write latency is read from: its smallest sizes. */
+#define FIT_SMALL 3
+
+/*
+ * write-lat and write-bw: a write of s bytes costs write-lat + s / write-bw,
+ * in every linear probe the family found fast (no merge, no collection).
+ * Weighted by the relative precision of each line (the rates are
+ * printed to three digits; a busy host disturbs a line by a share).
+ */
+static void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
+{
+	double x[FIT_WROWS], y[FIT_WROWS], w[FIT_WROWS], a, b;
+	bool small[FIT_WROWS];
+	size_t n = 0, nsmall = 0;
+
+	for (size_t i = 0; i < in->nprobe; i++) {
+		const struct fit_probe *p = &in->probe[i];
+
+		if (p->random || oaf_kind_of(v, p->nr) != OAF_FAST)
+			continue;
+		for (size_t k = 0; k < p->agg.n && n < FIT_WROWS; k++, n++) {
+			small[n] = k + FIT_SMALL >= p->agg.n;
+			nsmall += small[n];
+			x[n] = (double)p->agg.size[k];
+			y[n] = oa_write_ns(&p->agg, k);
+			w[n] = y[n] > 0 ? 1 / (y[n] * y[n]) : 0;
+		}
+	}
+	lack(c, FK_ERASE_TIME, "a few ms in lines of hundreds, printed to three digits (copy-bw takes it in)");
+	if (!wfit(x, y, w, n, &a, &b) || b <= 0) {
+		lack(c, FK_WRITE_LAT, "no fast linear probe");
+		lack(c, FK_WRITE_BW, "no fast linear probe");
+		return;
+	}
+	set(c, FK_WRITE_BW, 1e9 / b);
+	/*
+	 * The latency as the median, over each probe's FIT_SMALL smallest
+	 * lines (where it shows beside the transfer, printed to three
+	 * digits), of what a write costs beyond its transfer: the line where
+	 * an erase block filled up (and was erased) stands out of it.
+	 */
+	for (size_t i = 0, m = 0; i < n; i++)
+		if (small[i])
+			w[m++] = y[i] - x[i] * b;
+	a = stats_median(w, nsmall);
+	set(c, FK_WRITE_LAT, a > 0 ? a : 0);
+}
+
+static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n);
+
+/*
+ * copy-bw from the smallest slow linear probe: each write of s bytes
+ * evicts an erase block written s bytes since it opened, and copies
+ * the rest of it (erase - s) before the erase. Its erase blocks in the
+ * FAT area collect nothing: the probe's rate averages them in.
+ */
+static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+{
+	const struct fit_probe *p = f->oa[0].slow ? probe_of(in, f->oa[0].slow, false) : NULL;
+	double e = c->v[FK_ERASE], r[OA_MAX_LINES], share, merge;
+	double erase = c->known[FK_ERASE_TIME] ? c->v[FK_ERASE_TIME] : FIT_ERASE_NS;
+	size_t n = 0;
+
+	if (!p || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW]) {
+		lack(c, FK_COPY_BW, "no slow linear probe (or no erase block, no write rate)");
+		return;
+	}
+	/* (a slow write pays the merge of a merge regime too) */
+	merge = c->known[FK_LOG_MERGE] ? c->v[FK_LOG_MERGE] : 0;
+	share = (double)p->nr / (double)(p->nr - in_fat(in, c, p->nr));
+	for (size_t i = 0; i < p->agg.n; i++) {
+		double s = (double)p->agg.size[i];
+		double gc = (oa_write_ns(&p->agg, i) - c->v[FK_WRITE_LAT] -
+			     s * 1e9 / c->v[FK_WRITE_BW] - merge) * share;
+
+		if (gc > erase && s < e)
+			r[n++] = (e - s) * 1e9 / (gc - erase);
+	}
+	if (n)
+		set(c, FK_COPY_BW, stats_median(r, n));
+	else
+		lack(c, FK_COPY_BW, "the slow linear probe paid no collection");
+}
+
+/* Of the first n erase blocks of the open-AU search, those in the FAT area. */
+static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
+{
+	uint64_t e = (uint64_t)c->v[FK_ERASE], fat, off, k = 0;
+
+	if (!c->known[FK_FAT_AUS] || !c->known[FK_ERASE] || !e)
+		return 0;
+	fat = (uint64_t)c->v[FK_FAT_AUS] * e;
+	off = in->offset ? in->offset : ((16ull << 20) + e - 1) / e * e;
+	for (unsigned i = 0; i < n; i++)
+		k += off + (uint64_t)i * FIT_SPACING * e < fat;
+	return (unsigned)k;
+}
+
+static void fit_open(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+{
+	const struct oa_bracket *lin = &f->oa[0], *rnd = &f->oa[1];
+
+	if (f->fat && f->ff.state == FF_AREA)
+		set(c, FK_FAT_AUS, f->ff.area);
+	else if (f->fat && f->ff.state == FF_NONE && in->fat_cols && f->oa_runs[1] &&
+		 rnd->fast + 1 >= in->fat_cols)
+		/* (find-fat's erase blocks past a first one all got random-write slots) */
+		lack(c, FK_FAT_AUS, "find-fat's erase blocks fit in the random-write slots: "
+		     "a FAT area would not show");
+	else if (f->fat && f->ff.state == FF_NONE && f->ff.random)
+		set(c, FK_FAT_AUS, 0);
+	else
+		lack(c, FK_FAT_AUS, f->fat ? "the find-fat verdict was not sure" : "no find-fat verdict");
+	if (lin->fast && lin->slow == lin->fast + 1 && !lin->contradicts)
+		set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
+	else
+		lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
+	if (f->oa_runs[1] && rnd->slow == rnd->fast + 1 && !rnd->contradicts)
+		set(c, FK_OPEN_AU_RANDOM, rnd->fast);
+	else
+		lack(c, FK_OPEN_AU_RANDOM, "the random bracket is not one N wide");
+	if (c->known[FK_OPEN_AU] && c->v[FK_OPEN_AU] < 1)
+		lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
+}
+
+/* The linear family, judged again as --find-open-au judged it. */
+static void judge_linear(const struct fit_input *in, struct oaf_verdict *v)
+{
+	struct oa_family *fam = calloc(1, sizeof(*fam));
+
+	memset(v, 0, sizeof(*v));
+	if (!fam)
+		return;
+	oaf_init(fam);
+	for (size_t i = 0; i < in->nprobe; i++)
+		if (!in->probe[i].random)
+			oaf_add(fam, in->probe[i].nr, &in->probe[i].agg);
+	oaf_judge(fam, v);
+	free(fam);
+}
+
+/* log-aus, log-merge: the linear family's merge regime. */
+static void fit_merge(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
+{
+	if (!v->n || !v->merge_from) {
+		lack(c, FK_LOG_AUS, "no merge regime seen");
+		lack(c, FK_LOG_MERGE, "no merge regime seen");
+		return;
+	}
+	set(c, FK_LOG_AUS, v->merge_from - 1 - in_fat(in, c, v->merge_from - 1));
+	set(c, FK_LOG_MERGE, v->merge_ns - v->cost[0] > 0 ? v->merge_ns - v->cost[0] : 0);
+}
+
+void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+{
+	struct oaf_verdict *v = calloc(1, sizeof(*v));
+
+	memset(c, 0, sizeof(*c));
+	if (!v)
+		return;
+	judge_linear(in, v);
+	fit_geometry(in, f, c);
+	fit_reads(in, c);
+	fit_writes(in, v, c);
+	fit_open(in, f, c);
+	fit_merge(in, v, c);
+	fit_copy(in, f, c);
+	free(v);
+}
+
+/* A size exactly, as sim: reads it: 8MiB, 1536KiB, or bytes. */
+static void exact_size(char *buf, size_t len, uint64_t v)
+{
+	if (v && v % (1ull << 20) == 0)
+		snprintf(buf, len, "%lluMiB", (unsigned long long)(v >> 20));
+	else if (v && v % 1024 == 0)
+		snprintf(buf, len, "%lluKiB", (unsigned long long)(v >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+}
+
+static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_t len)
+{
+	switch (k) {
+	case FK_SIZE: case FK_ERASE: case FK_PAGE:
+		exact_size(buf, len, (uint64_t)c->v[k]);
+		break;
+	case FK_READ_BW: case FK_WRITE_BW: case FK_COPY_BW:
+		fmt_rate(buf, len, c->v[k]);
+		break;
+	case FK_OPEN_AU: case FK_OPEN_AU_RANDOM: case FK_FAT_AUS: case FK_LOG_AUS:
+		snprintf(buf, len, "%u", (unsigned)c->v[k]);
+		break;
+	case FK_JITTER:
+		if (c->v[k] < 0.05)
+			snprintf(buf, len, "0");
+		else
+			snprintf(buf, len, "%.1f", c->v[k]);
+		break;
+	default:	/* times */
+		if (c->v[k] < 1)
+			snprintf(buf, len, "0");
+		else
+			fmt_time(buf, len, c->v[k]);
+	}
+}
+
+char *fit_card_spec(const struct fit_card *c, char *buf, size_t len)
+{
+	size_t u = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < FK_N && u < len; k++) {
+		char v[FB_FMT_LEN];
+
+		if (!c->known[k])
+			continue;
+		key_value(c, (enum fit_key)k, v, sizeof(v));
+		u += (size_t)snprintf(buf + u, len - u, "%s%s=%s", u ? "," : "", names[k], v);
+	}
+	return buf;
+}
+
+void fit_card_print(const struct fit_card *c)
+{
+	char spec[1024], left[1024];
+	size_t u = 0;
+	int known = 0;
+
+	left[0] = '\0';
+	for (int k = 0; k < FK_N; k++) {
+		known += c->known[k];
+		if (!c->known[k] && u < sizeof(left))
+			u += (size_t)snprintf(left + u, sizeof(left) - u, "%s: %s; ", names[k],
+					      c->why[k]);
+	}
+	fit_card_spec(c, spec, sizeof(spec));
+	out_verdict(&(struct out_verdict){ .label = "card", .name = "card", .result = "fitted",
+					   .has_value = true, .value = (uint64_t)known,
+					   .unit = "count" },
+		    "sim:%s", spec);
+	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
+		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
+		 "none of them (a command's overhead is within the latencies)", left);
+}

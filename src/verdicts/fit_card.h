@@ -1,0 +1,67 @@
+/*
+ * The card as data: from what a survey measured (fit_input.h) and the
+ * verdicts it printed (facts.h), the sim: spec of a simulated card that
+ * reproduces them -- its geometry, read and write costs, the cost of a
+ * garbage collection, its open AUs in both orders, the FAT area, a merge
+ * regime and the noise. Pure: numbers in, numbers out; a key that
+ * nothing measured is left out, with the reason (the simulated card's
+ * default stands in for it).
+ *
+ * How each key is read off (the model is sim/sim_model.h's):
+ *   size            the device's size
+ *   erase, page     the align verdict, when it named them
+ *   read-lat/-bw    the survey's reads of 512 bytes up to a page, each at
+ *                   a page start: time = read-lat + bytes / read-bw
+ *   page-cross      the align diffs at page boundaries below the erase
+ *                   block; erase-cross what the erase boundaries add
+ *   write-lat/-bw   the fast linear probes: a write of s bytes costs
+ *                   write-lat + s / write-bw (the latency: the median of
+ *                   their small lines, beside the one where an erase block
+ *                   filled and was erased)
+ *   erase-time      left out: a few ms in lines of hundreds, printed to
+ *                   three digits; copy-bw takes in the difference
+ *   copy-bw         the smallest slow linear probe: every write evicts an
+ *                   erase block written once since it opened, so it pays
+ *                   a copy of the rest of it and an erase
+ *   open-au         the linear bracket, less the probe's erase blocks that
+ *                   lie in the FAT area (they take no open-AU slot)
+ *   open-au-random  the random bracket
+ *   fat-aus         the find-fat verdict (random order)
+ *   log-aus,        the linear family's merge regime: the N where it
+ *   log-merge       starts, and what a write pays there beyond the
+ *                   cheapest N's cost
+ *   jitter          the spread of the survey's reads of one size
+ */
+#ifndef FB_FIT_CARD_H
+#define FB_FIT_CARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "verdicts/facts.h"
+#include "verdicts/fit_input.h"
+
+/* The erase the twin pays when erase-time is left out (sim's sd preset). */
+#define FIT_ERASE_NS 3e6
+
+enum fit_key {
+	FK_SIZE, FK_ERASE, FK_PAGE, FK_READ_LAT, FK_READ_BW, FK_PAGE_CROSS, FK_ERASE_CROSS,
+	FK_WRITE_LAT, FK_WRITE_BW, FK_COPY_BW, FK_ERASE_TIME, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_FAT_AUS,
+	FK_LOG_AUS, FK_LOG_MERGE, FK_JITTER, FK_N
+};
+
+struct fit_card {
+	bool known[FK_N];
+	double v[FK_N];			/* bytes, ns, bytes/s, a count, percent */
+	const char *why[FK_N];		/* not known: the reason */
+};
+
+/* The key's name in a sim: spec ("open-au-random"). */
+const char *fit_key_name(enum fit_key k);
+void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
+/* "size=1GiB,erase=8MiB,...": the known keys, as sim: parses them. */
+char *fit_card_spec(const struct fit_card *c, char *buf, size_t len);
+/* "card: sim:..." and a note naming the keys left out and why. */
+void fit_card_print(const struct fit_card *c);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * The round trip of the card's fit (issue 31), on the virtual clock: for
+ * random simulated cards across the presets' ranges (erase blocks of 1
+ * to 16 MiB, 3 x 2^n among them, pages of 4 to 32 KiB, 1 to 16 open AUs
+ * and 0 to 8 random ones, FAT areas, merge regimes, jitter up to 5%),
+ * the survey's measurements are fitted (verdicts/fit_card.h) and the
+ * fitted card surveyed again (its twin, modules/survey_twin.h):
+ *
+ *   - erase, page, open-au, open-au-random and fat-aus come back exactly,
+ *     or the fit leaves them out (the verdict behind them was not sure),
+ *     or another value whose twin reaches the same verdicts;
+ *   - the rates within 10%, the latencies within 15%;
+ *   - the twin's survey reaches the card's verdicts.
+ *
+ * It prints the distribution of the errors per key, and checks the
+ * shares main reaches (see the end). An argument: the
+ * number of cards (60); FB_FIT_SEED=N draws other cards.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/opts.h"
+#include "core/stats.h"
+#include "modules/survey_twin.h"
+#include "modules/test.h"
+#include "unit.h"
+#include "verdicts/fit_card.h"
+
+#define KiB 1024ull
+#define MiB (1024ull * KiB)
+#define GiB (1024ull * MiB)
+#define MAX_CARDS 400
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static double unit_draw(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+static unsigned pick(unsigned n)
+{
+	return (unsigned)(unit_draw() * n);
+}
+
+static double logu(double lo, double hi)
+{
+	return lo * pow(hi / lo, unit_draw());
+}
+
+/* The truth of a card, in the fit's keys (log-aus 0: no merge regime). */
+struct truth {
+	double v[FK_N];
+	char spec[700];
+};
+
+static void draw_card(struct truth *c)
+{
+	static const uint64_t er[] = { 1 * MiB, 3 * MiB / 2, 2 * MiB, 3 * MiB, 4 * MiB, 6 * MiB,
+				       8 * MiB, 12 * MiB, 16 * MiB };
+	double *v = c->v, copy_ns;
+
+	memset(c, 0, sizeof(*c));
+	v[FK_SIZE] = (double)((8 * GiB) << pick(2));
+	v[FK_ERASE] = (double)er[pick(sizeof(er) / sizeof(er[0]))];
+	v[FK_PAGE] = (double)((4 * KiB) << pick(4));
+	v[FK_READ_LAT] = round(logu(150e3, 2e6) / 1000) * 1000;
+	v[FK_READ_BW] = round(logu(10e6, 80e6) / 1e5) * 1e5;
+	v[FK_PAGE_CROSS] = round(v[FK_READ_LAT] * logu(0.1, 0.6) / 1000) * 1000;
+	v[FK_ERASE_CROSS] = round(v[FK_READ_LAT] * logu(0.3, 3) / 1000) * 1000;
+	v[FK_WRITE_LAT] = round(logu(100e3, 1e6) / 1000) * 1000;
+	v[FK_WRITE_BW] = round(logu(4e6, 40e6) / 1e5) * 1e5;
+	v[FK_COPY_BW] = round(v[FK_WRITE_BW] * logu(1, 2) / 1e5) * 1e5;
+	v[FK_ERASE_TIME] = round(logu(1e6, 5e6) / 1000) * 1000;
+	v[FK_OPEN_AU] = 1 + pick(16);
+	v[FK_OPEN_AU_RANDOM] = pick((unsigned)fmin(v[FK_OPEN_AU], 8) + 1);
+	v[FK_FAT_AUS] = pick(3) ? 0 : 1 + pick(4);
+	copy_ns = v[FK_ERASE] * 1e9 / v[FK_COPY_BW];
+	if (v[FK_OPEN_AU] >= 3 && !pick(4)) {
+		v[FK_LOG_AUS] = 1 + pick((unsigned)v[FK_OPEN_AU] - 2);
+		v[FK_LOG_MERGE] = round(copy_ns * logu(0.02, 0.08) / 1000) * 1000;
+	}
+	v[FK_JITTER] = round(50 * unit_draw()) / 10;
+	snprintf(c->spec, sizeof(c->spec), "size=%.0f,erase=%.0f,page=%.0f,read-lat=%.0fns,"
+		 "read-bw=%.0f,page-cross=%.0fns,erase-cross=%.0fns,write-lat=%.0fns,"
+		 "write-bw=%.0f,copy-bw=%.0f,erase-time=%.0fns,open-au=%.0f,open-au-random=%.0f,"
+		 "fat-aus=%.0f,log-aus=%.0f,log-merge=%.0fns,jitter=%.1f,seed=%u",
+		 v[FK_SIZE], v[FK_ERASE], v[FK_PAGE], v[FK_READ_LAT], v[FK_READ_BW],
+		 v[FK_PAGE_CROSS], v[FK_ERASE_CROSS], v[FK_WRITE_LAT], v[FK_WRITE_BW], v[FK_COPY_BW],
+		 v[FK_ERASE_TIME], v[FK_OPEN_AU], v[FK_OPEN_AU_RANDOM], v[FK_FAT_AUS],
+		 v[FK_LOG_AUS], v[FK_LOG_MERGE], v[FK_JITTER], 1 + pick(100000));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Exact keys: right, left out (the verdict was not sure), another value
+ * whose twin reaches every verdict of the card (the survey cannot tell
+ * the two apart: its own verdict differs from the truth), or wrong.
+ */
+enum { RIGHT, UNSURE, OTHER, WRONG };
+static const enum fit_key exact[] = { FK_ERASE, FK_PAGE, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_FAT_AUS };
+/* Rates within 10%, times within 15% (log-merge where there is a merge regime). */
+static const enum fit_key rates[] = { FK_READ_BW, FK_WRITE_BW, FK_COPY_BW };
+static const enum fit_key times[] = { FK_READ_LAT, FK_PAGE_CROSS, FK_ERASE_CROSS, FK_WRITE_LAT,
+				      FK_ERASE_TIME,
+				      FK_LOG_MERGE };
+
+static unsigned tally[FK_N][4];
+static double err[FK_N][MAX_CARDS];
+static size_t nerr[FK_N];
+
+static void survey_of(const char *spec, const struct fb_opts *o, uint64_t page,
+		      struct twin_result *r)
+{
+	if (twin_survey(o, spec, page, r) != 0)
+		printf("FAIL: the survey of sim:%s did not run\n", spec);
+}
+
+/* One key against its truth: the exact ones counted, the others' errors kept. */
+static void judge_key(const struct truth *t, const struct fit_card *c, enum fit_key k, bool is_exact,
+		      double tol, bool same)
+{
+	double e;
+
+	if (k == FK_LOG_MERGE && !t->v[FK_LOG_AUS])
+		return;
+	if (!c->known[k]) {
+		if (getenv("FB_FIT_VERBOSE"))
+			printf("left out: %s (%s), truth %g: sim:%s\n", fit_key_name(k), c->why[k],
+			       t->v[k], t->spec);
+		tally[k][UNSURE]++;
+		return;
+	}
+	if (is_exact) {
+		tally[k][c->v[k] == t->v[k] ? RIGHT : same ? OTHER : WRONG]++;
+		if (c->v[k] != t->v[k])
+			printf("%s: %s %g, truth %g: sim:%s\n", same ? "other, same verdicts" : "FAIL",
+			       fit_key_name(k), c->v[k], t->v[k], t->spec);
+		return;
+	}
+	e = 100 * (c->v[k] / t->v[k] - 1);
+	err[k][nerr[k]++] = fabs(e);
+	tally[k][fabs(e) <= tol ? RIGHT : WRONG]++;
+	if (fabs(e) > tol)
+		printf("beyond %.0f%%: %s %g, truth %g (%+.1f%%): sim:%s\n", tol, fit_key_name(k), c->v[k], t->v[k],
+		       e, t->spec);
+}
+
+static bool one_card(struct truth *t, struct twin_result *card, struct twin_result *twin)
+{
+	struct fb_opts o;
+	struct twin_judgement j;
+	struct fit_card c;
+	char spec[1024];
+
+	draw_card(t);
+	opts_defaults(&o);
+	fb_tests_defaults();
+	o.erasesize = 0;	/* the survey's -a finds it */
+	survey_of(t->spec, &o, 0, card);
+	/* the twin: the same tests, with the erase size the card's search used */
+	o.erasesize = card->facts.va.erase;
+	o.erasesize_set = true;
+	o.offset = card->in.offset;
+	fit_card(&card->in, &card->facts, &c);
+	if (twin_refine(&o, card->facts.va.page_state == VA_FOUND ? card->facts.va.page : 0,
+			&card->in, &card->facts, &c, twin) != 0)
+		printf("FAIL: no twin of sim:%s ran\n", t->spec);
+	fit_card_spec(&c, spec, sizeof(spec));
+	twin_judge(&card->in, &card->facts, twin, &j);
+	if (!j.same)
+		printf("twin missed: sim:%s of sim:%s: erase %d page %d linear %d random %d fat %d\n",
+		       spec, t->spec, j.erase_same, j.page_same, j.lin_same, j.rnd_same, j.fat_same);
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		judge_key(t, &c, exact[i], true, 0, j.same);
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		judge_key(t, &c, rates[i], false, 10, j.same);
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		judge_key(t, &c, times[i], false, 15, j.same);
+	return j.same;
+}
+
+static void print_errors(void)
+{
+	printf("fit: %-14s %5s %6s %8s %6s %6s %8s %6s %6s\n", "key", "cards", "right", "left out",
+	       "other", "wrong", "median%", "90%", "max%");
+	for (int k = 0; k < FK_N; k++) {
+		double *e = err[k];
+		size_t n = nerr[k];
+		unsigned all = tally[k][0] + tally[k][1] + tally[k][2] + tally[k][3];
+
+		if (!all)
+			continue;
+		qsort(e, n, sizeof(e[0]), cmp_double);
+		if (n)
+			printf("fit: %-14s %5u %6u %8u %6s %6u %8.2f %6.2f %6.2f\n", fit_key_name(k),
+			       all, tally[k][RIGHT], tally[k][UNSURE], "", tally[k][WRONG],
+			       stats_median(e, n), e[(size_t)(0.9 * (double)(n - 1))], e[n - 1]);
+		else
+			printf("fit: %-14s %5u %6u %8u %6u %6u\n", fit_key_name(k), all,
+			       tally[k][RIGHT], tally[k][UNSURE], tally[k][OTHER], tally[k][WRONG]);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	unsigned cards = argc > 1 ? (unsigned)atoi(argv[1]) : 60, same = 0;
+	struct twin_result *card = calloc(1, sizeof(*card)), *twin = calloc(1, sizeof(*twin));
+	struct truth t;
+
+	if (getenv("FB_FIT_SEED"))
+		rng ^= strtoull(getenv("FB_FIT_SEED"), NULL, 0) * 0x9e3779b97f4a7c15ull;
+	if (cards > MAX_CARDS)
+		cards = MAX_CARDS;
+	CHECK(card && twin);
+	for (unsigned i = 0; card && twin && i < cards; i++)
+		same += one_card(&t, card, twin);
+	print_errors();
+	printf("fit: the twin reached the card's verdicts on %u of %u cards\n", same, cards);
+	/*
+	 * What the fit reaches today (other draws: FB_FIT_SEED): the twin
+	 * reaches the card's verdicts on 85% of the cards or more (where it
+	 * misses, mostly the FAT area behind random-write slots and merge
+	 * regimes the open-AU verdicts call slow); an exact key is another
+	 * value with the same verdicts on at most a quarter of them (the
+	 * card's own bracket differs from its truth), wrong on at most a
+	 * tenth; 85% of the values within the tolerance of their kind (the
+	 * write latency of a card with much jitter and a slow write rate is
+	 * beyond what rates printed to three digits hold).
+	 */
+	CHECK(same >= cards * 85 / 100);
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		CHECK(tally[exact[i]][WRONG] <= cards / 10);
+		CHECK(tally[exact[i]][OTHER] <= cards / 4);
+	}
+	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
+		CHECK(tally[rates[i]][WRONG] <= cards * 15 / 100);
+	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
+		CHECK(tally[times[i]][WRONG] <= cards * 15 / 100);
+	/* left out only where a verdict was not sure: the geometry never */
+	CHECK(tally[FK_ERASE][UNSURE] + tally[FK_PAGE][UNSURE] <= cards / 20);
+	free(card);
+	free(twin);
+	UNIT_DONE();
+}
