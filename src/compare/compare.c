@@ -50,8 +50,10 @@ size_t cp_pairs(const struct ci_table *a, const struct ci_table *b, struct cp_pa
 		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (p[i].a && p[i].b)
+		if (p[i].a && p[i].b) {
 			cj_judge(p[i].a->v, p[i].a->n, p[i].b->v, p[i].b->n, &p[i].j);
+			cj_digits(&p[i].j, p[i].a->step, p[i].b->step);
+		}
 	if ((a ? a->kind : b->kind)->key_type != CK_TEXT)
 		qsort(p, n, sizeof(*p), pair_order);
 	return n;

@@ -75,7 +75,7 @@ static int column(const struct ci_input *in, const char *name)
 
 /* A list field's cells: NAME_1 ... NAME_n. */
 static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const char *name,
-			 double *v)
+			 double *v, double *rel)
 {
 	size_t len = strlen(name), k = 0;
 
@@ -83,8 +83,10 @@ static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const
 		const char *c = in->cols[i];
 
 		if (strncmp(c, name, len) == 0 && c[len] == '_' && c[len + 1] &&
-		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0])
+		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0]) {
 			v[k++] = strtod(cell[i], NULL);
+			*rel = fmax(*rel, so_rel_step(cell[i]));
+		}
 	}
 	return k;
 }
@@ -127,7 +129,7 @@ static void data_line(struct ci_input *in, char *line)
 {
 	const struct ci_kind *k = in->cur;
 	char *cell[CSV_MAX_COLS], key[48];
-	double v[CI_MAX_RUNS], order;
+	double v[CI_MAX_RUNS], order, rel = 0;
 	size_t n = split_csv(line, cell, CSV_MAX_COLS), nv = 0;
 	int kc = column(in, k->key), vc;
 	struct ci_table *t = ci_table_for(in, k);
@@ -144,7 +146,7 @@ static void data_line(struct ci_input *in, char *line)
 	if (row_key(t, cell[kc], key, sizeof(key), &order) < 0)
 		return;
 	if (k->runs)
-		nv = list_cells(in, cell, n, k->runs, v);
+		nv = list_cells(in, cell, n, k->runs, v, &rel);
 	if (!nv) {
 		const char *name = k->value_random && strncmp(key, "random", 6) == 0
 				   ? k->value_random : k->value;
@@ -153,8 +155,9 @@ static void data_line(struct ci_input *in, char *line)
 		if (vc < 0 || (size_t)vc >= n || !cell[vc][0])
 			return;
 		v[nv++] = strtod(cell[vc], NULL);
+		rel = so_rel_step(cell[vc]);
 	}
-	ci_add(t, key, order, v, nv);
+	ci_add(t, key, order, v, nv, rel);
 }
 
 /* "# device: PATH (KIND), N bytes, sector S" */

@@ -3,6 +3,7 @@
  * each line to the reader of its format (compare_csv.c, compare_json.c,
  * compare_text.c), which fill the tables of compare_table.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,20 @@
 #include "core/opts.h"
 #include "core/units.h"
 
+/*
+ * A line only the CSV of --format=csv (or --sustained's --log) starts a
+ * run or a table with: its "# flashbench VERSION: " line (a root prompt's
+ * "# flashbench -a ..." has no version), "# device: ", "# parameter ",
+ * "# table: ", or a log's column names.
+ */
+static bool csv_line(const char *line)
+{
+	return (strncmp(line, "# flashbench ", 13) == 0 && isdigit((unsigned char)line[13]) &&
+		strstr(line, ": ")) ||
+	       strncmp(line, "# device: ", 10) == 0 || strncmp(line, "# parameter ", 12) == 0 ||
+	       strncmp(line, "# table: ", 9) == 0 || strncmp(line, "elapsed_ns,", 11) == 0;
+}
+
 static int read_lines(struct ai_input *ai, struct ci_reader *rd, char *err, size_t len)
 {
 	bool csv = false;
@@ -28,9 +43,9 @@ static int read_lines(struct ai_input *ai, struct ci_reader *rd, char *err, size
 
 		if (ai->cut)
 			continue;
-		if (ai->line == 1 && !ai->json)
-			csv = strncmp(line, "# flashbench ", 13) == 0 ||
-			      (strchr(line, ',') && strncmp(line, "elapsed_ns,", 11) == 0);
+		/* The format by content: the first line may be lost to a paste. */
+		if (!csv && !ai->json && !in->ntables && rd->n == 1)
+			csv = csv_line(line);
 		if (ai->json || csv) {
 			/* Runs written one after another: each starts with its command. */
 			if (strncmp(line, "# flashbench ", 13) == 0 && in->ntables)

@@ -1,4 +1,5 @@
 /* --compare's judgement of a row and of a test: see compare_judge.h. */
+#include <float.h>
 #include <math.h>
 
 #include "compare/compare_judge.h"
@@ -83,6 +84,17 @@ void cj_judge(const double *a, size_t na, const double *b, size_t nb, struct cj_
 	r->p = c.p;
 	r->result = c.verdict == STATS_SIGNIFICANT ? CJ_SIGNIFICANT
 		    : c.verdict == STATS_WITHIN_SPREAD ? CJ_WITHIN_SPREAD : CJ_NOISE;
+}
+
+void cj_digits(struct cj_row *r, double step_a, double step_b)
+{
+	double d = fabs(r->median_b - r->median_a);
+	/* And a few units of the last place: the values are doubles read from decimals. */
+	double ulps = 8 * DBL_EPSILON * fmax(fabs(r->median_a), fabs(r->median_b));
+
+	if ((r->result == CJ_SIGNIFICANT || r->result == CJ_WITHIN_SPREAD) &&
+	    d <= (step_a + step_b) / 2 + ulps)
+		r->result = CJ_ROUNDING;
 }
 
 unsigned cj_rows_needed(unsigned m)

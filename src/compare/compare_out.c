@@ -67,6 +67,7 @@ static int key_width(const char *test)
 static const char *const judgements[][2] = {
 	{ "significant", "significant" }, { "within_noise", "within noise" },
 	{ "within_spread", "within noise (p < 0.05, but within the spread of the runs)" },
+	{ "within_rounding", "within rounding (no change beyond the digits printed)" },
 	{ "only_in_base", "only in A" }, { "only_in_input", "only in this input" },
 };
 
@@ -170,6 +171,7 @@ static const char *judgement_name(const struct cp_pair *p)
 	case CJ_SIGNIFICANT: return "significant";
 	case CJ_WITHIN_SPREAD: return "within_spread";
 	case CJ_NOISE: return "within_noise";
+	case CJ_ROUNDING: return "within_rounding";
 	case CJ_CANNOT_TELL: break;
 	}
 	return "cannot_tell";

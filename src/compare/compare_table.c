@@ -60,7 +60,8 @@ struct ci_table *ci_table_for(struct ci_input *in, const struct ci_kind *k)
 	return t;
 }
 
-void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n)
+void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n,
+	    double rel)
 {
 	struct ci_row *r = NULL;
 
@@ -83,8 +84,10 @@ void ci_add(struct ci_table *t, const char *key, double order, const double *v, 
 		r->order = order;
 	}
 	for (size_t i = 0; i < n && r->n < CI_MAX_RUNS; i++)
-		if (isfinite(v[i]))
+		if (isfinite(v[i])) {
 			r->v[r->n++] = v[i];
+			r->step = fmax(r->step, rel * fabs(v[i]));
+		}
 }
 
 /* The lines that are verdicts, by their start: the label and what follows. */

@@ -43,6 +43,7 @@ struct ci_row {
 	double order;		/* where it sorts (the key's number; text: first seen) */
 	double v[CI_MAX_RUNS];
 	unsigned n;
+	double step;		/* the coarsest rounding of its values as printed */
 };
 
 struct ci_table {
@@ -90,8 +91,10 @@ void ci_free(struct ci_input *in);
 const struct ci_table *ci_table_of(const struct ci_input *in, const struct ci_kind *k);
 
 struct ci_table *ci_table_for(struct ci_input *in, const struct ci_kind *k);
-/* A value of a row: a new row, or another run of a row with that key. */
-void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n);
+/* A value of a row: a new row, or another run of a row with that key.
+ * rel: their rounding as printed, relative to each (so_rel_step). */
+void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n,
+	    double rel);
 /* A line "LABEL: TEXT" of a verdict (topic: the test) into in->verdicts. */
 void ci_verdict_line(struct ci_input *in, const char *line);
 /* Reading a file: its inputs (one, or one per run). */

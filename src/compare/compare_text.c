@@ -61,7 +61,8 @@ static void command(struct ci_reader *rd, struct ci_input *in, const struct so_l
 		in->blocksize = 16ull << 10;
 }
 
-static void row(struct ci_input *in, const char *table, uint64_t size, const double *v, size_t n)
+static void row(struct ci_input *in, const char *table, uint64_t size, const double *v, size_t n,
+		double rel)
 {
 	char key[FB_FMT_LEN];
 	struct ci_table *t = ci_table_for(in, ci_kind_of(table));
@@ -69,7 +70,7 @@ static void row(struct ci_input *in, const char *table, uint64_t size, const dou
 	/* The "verdict:" lines that follow are this test's. */
 	snprintf(in->topic, sizeof(in->topic), "%s", table);
 	if (t)
-		ci_add(t, fmt_size(key, sizeof(key), size), (double)size, v, n);
+		ci_add(t, fmt_size(key, sizeof(key), size), (double)size, v, n, rel);
 }
 
 static void text_record(void *ctx, const struct so_line *l)
@@ -90,17 +91,17 @@ static void text_record(void *ctx, const struct so_line *l)
 		break;
 	case SO_RA_ROW:
 		if (!l->bare || rd->in_readahead)
-			row(in, "readahead", l->size, l->rates, l->nrates);
+			row(in, "readahead", l->size, l->rates, l->nrates, l->step);
 		if (l->mark && !in->ra_mark)
 			in->ra_mark = l->size;
 		break;
 	case SO_ALIGN:
-		row(in, "align", l->boundary, &l->diff, 1);
+		row(in, "align", l->boundary, &l->diff, 1, l->step);
 		break;
 	case SO_RATE:
 		/* An open-au row; find-fat's rows (a rate per erase block) are not compared. */
 		if (l->nrates == 1 && !l->slowest) {
-			row(in, "open-au", l->size, &l->rate, 1);
+			row(in, "open-au", l->size, &l->rate, 1, l->step);
 		} else {
 			in->rows_ignored++;
 			snprintf(in->topic, sizeof(in->topic), "%s", l->slowest ? "find-open-au"

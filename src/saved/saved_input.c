@@ -69,6 +69,9 @@ static int read_line(struct ai_input *in)
 	if (n > 0 && in->buf[n - 1] == '\r')
 		n--;
 	in->buf[n] = '\0';
+	/* A byte-order mark that an editor put before the first line. */
+	if (in->line == 0 && n >= 3 && memcmp(in->buf, "\xef\xbb\xbf", 3) == 0)
+		memmove(in->buf, in->buf + 3, n - 2);
 	return 1;
 }
 
@@ -76,9 +79,17 @@ void ai_json(struct ai_input *in, const struct ai_json_source *src)
 {
 	int c;
 
-	/* Saved text output never starts with '{': a JSON document does. */
-	while ((c = getc(in->f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
-		;
+	/* Saved text output never starts with '{': a JSON document does
+	 * (after a byte-order mark an editor may have put before it). */
+	c = getc(in->f);
+	if (c == 0xef) {
+		if ((c = getc(in->f)) == 0xbb && (c = getc(in->f)) == 0xbf)
+			c = getc(in->f);
+		else if (c != EOF)
+			c = ungetc(c, in->f) == EOF ? EOF : 0xef;	/* no mark: a line to skip */
+	}
+	while (c == ' ' || c == '\n' || c == '\t' || c == '\r')
+		c = getc(in->f);
 	if (c != EOF)
 		ungetc(c, in->f);
 	if (c != '{' || !src)

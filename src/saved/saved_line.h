@@ -46,6 +46,9 @@ struct so_line {
 	 * rate = rates[0]; slowest: 0 when the line has none */
 	uint64_t size;
 	double rate, slowest;
+	/* SO_ALIGN, SO_RATE, SO_RA_ROW: the coarsest rounding of its values
+	 * as printed, relative to each (so_rel_step): "17.6" 0.1 / 17.6 */
+	double step;
 	size_t nrates;
 	const double *rates;
 	/* SO_COMMAND, SO_VERDICT: what the line says (0/false: not said) */

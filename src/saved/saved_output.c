@@ -5,6 +5,7 @@
  * when it is a command line or a line of this tool's own.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,7 @@ static bool align_record(char **tok, size_t n, size_t *i, struct so_line *l)
 
 		if (so_align_times(times, l) < 0)
 			return false;
+		l->step = so_rel_step(t[9]);
 	}
 	l->kind = SO_ALIGN;
 	*i += 10;
@@ -130,6 +132,7 @@ static bool rate_record(struct scan *sc, char **tok, size_t n, size_t *i, struct
 		return false;
 	while (j < n && k < SO_MAX_RATES && so_parse_rate(tok[j], &r) == 0) {
 		sc->rates[k++] = r;
+		l->step = fmax(l->step, so_rel_step(tok[j]));
 		j++;
 	}
 	if (k == 0)

@@ -114,6 +114,23 @@ int so_parse_rate(const char *s, double *bps)
 	return 0;
 }
 
+double so_rel_step(const char *s)
+{
+	const char *p = s + (*s == '+' || *s == '-'), *dot = NULL, *q;
+	char *end;
+	double v = strtod(s, &end);
+	long exp = 0;
+
+	if (end == s || v == 0 || !isfinite(v))
+		return 0;
+	for (q = p; q < end && (isdigit((unsigned char)*q) || (*q == '.' && !dot)); q++)
+		if (*q == '.')
+			dot = q;
+	if (q < end && (*q == 'e' || *q == 'E'))
+		exp = strtol(q + 1, NULL, 10);
+	return pow(10, (double)exp - (dot ? (double)(q - dot - 1) : 0)) / fabs(v);
+}
+
 double so_round_time(double ns)
 {
 	char buf[FB_FMT_LEN];

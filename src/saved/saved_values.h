@@ -17,6 +17,13 @@ int so_parse_size(const char *s, uint64_t *bytes);
 /* A rate such as "22M/s", "471K/s", "1.2G/s" (decimal). */
 int so_parse_rate(const char *s, double *bps);
 
+/*
+ * The rounding a number as printed carries, relative to it: the place of
+ * its last digit over its value ("17.6M/s": 0.1 / 17.6; "5212909.37654477":
+ * 1e-8 / 5212909.4; "1e+03µ": 1000 / 1000). 0 for no number or zero.
+ */
+double so_rel_step(const char *s);
+
 /* The value a number shows after a round trip through the output. */
 double so_round_time(double ns);
 double so_round_rate(double bps);
