@@ -73,9 +73,35 @@ static int column(const struct ci_input *in, const char *name)
 	return -1;
 }
 
-/* A list field's cells: NAME_1 ... NAME_n. */
-static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const char *name,
-			 double *v, double *rel)
+/*
+ * A value cell: all of it a number, and one a device can give (a rate
+ * of 1e+300 or -2e+07 B/s is none: see so_implausible_rate). -1 with the
+ * row counted as skipped, and why.
+ */
+static int cell_value(struct ci_input *in, enum ci_unit unit, const char *cell, double *v,
+		      double *rel)
+{
+	const char *why;
+	char *end;
+
+	*v = strtod(cell, &end);
+	if (end == cell || *end) {
+		ci_bad_row(in, "'%.40s' is no number", cell);
+		return -1;
+	}
+	why = unit == CU_BPS ? so_implausible_rate(*v) : unit == CU_IOPS ? so_implausible_iops(*v)
+	      : so_implausible_time(*v);
+	if (why) {
+		ci_bad_row(in, "%.40s is no value a device gives (%s)", cell, why);
+		return -1;
+	}
+	*rel = fmax(*rel, so_rel_step(cell));
+	return 0;
+}
+
+/* A list field's cells: NAME_1 ... NAME_n. -1 on a cell that is no value. */
+static int list_cells(struct ci_input *in, char **cell, size_t n, const char *name, double *v,
+		      double *rel)
 {
 	size_t len = strlen(name), k = 0;
 
@@ -83,12 +109,11 @@ static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const
 		const char *c = in->cols[i];
 
 		if (strncmp(c, name, len) == 0 && c[len] == '_' && c[len + 1] &&
-		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0]) {
-			v[k++] = strtod(cell[i], NULL);
-			*rel = fmax(*rel, so_rel_step(cell[i]));
-		}
+		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0] &&
+		    cell_value(in, in->cur->unit, cell[i], &v[k++], rel) < 0)
+			return -1;
 	}
-	return k;
+	return (int)k;
 }
 
 /* The key of a row as shown, and where it sorts. -1 when the cell is empty. */
@@ -130,8 +155,8 @@ static void data_line(struct ci_input *in, char *line)
 	const struct ci_kind *k = in->cur;
 	char *cell[CSV_MAX_COLS], key[48];
 	double v[CI_MAX_RUNS], order, rel = 0;
-	size_t n = split_csv(line, cell, CSV_MAX_COLS), nv = 0;
-	int kc = column(in, k->key), vc;
+	size_t n = split_csv(line, cell, CSV_MAX_COLS), nv;
+	int kc = column(in, k->key), vc, r = 0;
 	struct ci_table *t = ci_table_for(in, k);
 
 	if (kc < 0 || (size_t)kc >= n || !t)
@@ -143,19 +168,25 @@ static void data_line(struct ci_input *in, char *line)
 		set_columns(in, line);
 		return;
 	}
+	/* A row cut short (a file cut, a paste cut): its last cell is cut too. */
+	if (n < in->ncols) {
+		ci_bad_row(in, "%zu of %zu cells (cut short)", n, in->ncols);
+		return;
+	}
 	if (row_key(t, cell[kc], key, sizeof(key), &order) < 0)
 		return;
-	if (k->runs)
-		nv = list_cells(in, cell, n, k->runs, v, &rel);
+	if (k->runs && (r = list_cells(in, cell, n, k->runs, v, &rel)) < 0)
+		return;
+	nv = r > 0 ? (size_t)r : 0;
 	if (!nv) {
-		const char *name = k->value_random && strncmp(key, "random", 6) == 0
-				   ? k->value_random : k->value;
+		bool random = k->value_random && strncmp(key, "random", 6) == 0;
+		const char *name = random ? k->value_random : k->value;
 
 		vc = name ? column(in, name) : -1;
 		if (vc < 0 || (size_t)vc >= n || !cell[vc][0])
 			return;
-		v[nv++] = strtod(cell[vc], NULL);
-		rel = so_rel_step(cell[vc]);
+		if (cell_value(in, random ? CU_IOPS : k->unit, cell[vc], &v[nv++], &rel) < 0)
+			return;
 	}
 	ci_add(t, key, order, v, nv, rel);
 }
@@ -197,8 +228,11 @@ static void comment_line(struct ci_input *in, const char *s)
 	unsigned long long v;
 	const char *colon;
 
-	if (strncmp(s, "flashbench ", 11) == 0 && (colon = strstr(s, ": ")))
+	if (strncmp(s, "flashbench ", 11) == 0 && (colon = strstr(s, ": "))) {
 		snprintf(in->command, sizeof(in->command), "%s", colon + 2);
+		in->csv_run = true;
+	} else if (strncmp(s, "status: ", 8) == 0)
+		in->csv_status = true;
 	else if (strncmp(s, "device: ", 8) == 0)
 		device_line(in, s + 8);
 	else if (sscanf(s, "parameter blocksize=%llu", &v) == 1)

@@ -15,6 +15,7 @@
 #include "compare/compare_input.h"
 #include "compare/compare_json.h"
 #include "compare/compare_text.h"
+#include "saved/saved_output.h"
 #include "core/opts.h"
 #include "core/units.h"
 
@@ -32,6 +33,17 @@ static bool csv_line(const char *line)
 	       strncmp(line, "# table: ", 9) == 0 || strncmp(line, "elapsed_ns,", 11) == 0;
 }
 
+/* The last line, without its line end, holds a row: its last value may be cut. */
+static bool cut_row(const char *line, bool csv)
+{
+	struct so_line l;
+
+	if (csv)
+		return line[0] && line[0] != '#';
+	so_classify(line, &l);
+	return l.kind == SO_ALIGN || l.kind == SO_RATE || l.kind == SO_RA_ROW;
+}
+
 static int read_lines(struct ai_input *ai, struct ci_reader *rd, char *err, size_t len)
 {
 	bool csv = false;
@@ -41,8 +53,13 @@ static int read_lines(struct ai_input *ai, struct ci_reader *rd, char *err, size
 		char *line = ai->buf;
 		struct ci_input *in = &rd->ins[rd->n - 1];
 
+		in->line = ai->line;
 		if (ai->cut)
 			continue;
+		if (ai->unterminated && cut_row(line, ai->json || csv)) {
+			ci_bad_row(in, "a row without its line end (cut short)");
+			continue;
+		}
 		/* The format by content: the first line may be lost to a paste. */
 		if (!csv && !ai->json && !in->ntables && rd->n == 1)
 			csv = csv_line(line);

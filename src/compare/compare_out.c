@@ -329,11 +329,23 @@ static void unshared(const struct ci_input *a, const struct ci_input *b, char na
 				 name);
 }
 
+/* What an input lost: rows skipped, and a file that may be cut short. */
+static void losses(const struct ci_input *in, char name)
+{
+	if (in->rows_bad)
+		out_note("%c: %lu row%s skipped, not compared (%s%s)", name, in->rows_bad,
+			 in->rows_bad == 1 ? "" : "s", in->rows_bad == 1 ? "" : "the first: ", in->bad);
+	/* A JSON document cut short is refused by its reader. */
+	if (in->csv_run && !in->csv_status && strcmp(in->format, "csv") == 0)
+		out_note("%c: no \"# status\" line at its end: the run or the file was cut short", name);
+}
+
 void compare_emit(const struct ci_input *in, size_t n)
 {
 	out_test_begin("compare");
 	for (size_t i = 0; i < n; i++) {
 		heading(&in[i], (char)('A' + i));
+		losses(&in[i], (char)('A' + i));
 		if (in[i].ignored[0])
 			out_note("%c: %s: not compared (rows of no value to compare)",
 				 (char)('A' + i), in[i].ignored);

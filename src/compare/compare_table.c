@@ -3,6 +3,7 @@
  * compared and by what, and the rows and verdict lines of one input.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,19 @@ void ci_verdict_line(struct ci_input *in, const char *line)
 		snprintf(v->topic, sizeof(v->topic), "%.*s", (int)(colon - line), line);
 	claim_of(colon + 2, v->claim, sizeof(v->claim));
 	snprintf(v->text, sizeof(v->text), "%s", line);
+}
+
+void ci_bad_row(struct ci_input *in, const char *fmt, ...)
+{
+	size_t at;
+	va_list ap;
+
+	if (in->rows_bad++)
+		return;
+	at = (size_t)snprintf(in->bad, sizeof(in->bad), "line %llu: ", in->line);
+	va_start(ap, fmt);
+	vsnprintf(in->bad + at, sizeof(in->bad) - at, fmt, ap);
+	va_end(ap);
 }
 
 void ci_free(struct ci_input *in)

@@ -76,8 +76,12 @@ struct ci_input {
 	struct ci_verdict verdicts[CI_MAX_VERDICTS];
 	size_t nverdicts;
 	unsigned long rows_ignored;	/* text: rows of a test that is not compared (find-fat) */
+	unsigned long rows_bad;		/* rows skipped: cut short, no number, no plausible value */
+	char bad[256];			/* the first of them: "line 27: 3 of 12 cells (cut short)" */
+	bool csv_run, csv_status;	/* CSV: a "# flashbench" line seen; its "# status" line */
 	char ignored[128];		/* CSV, JSON: the tables of such tests, for the note */
 	/* reading state */
+	unsigned long long line;	/* the line being read */
 	const struct ci_kind *cur;	/* the table being read */
 	char topic[32];
 	char **cols;			/* CSV: the column names of the current table */
@@ -95,6 +99,8 @@ struct ci_table *ci_table_for(struct ci_input *in, const struct ci_kind *k);
  * rel: their rounding as printed, relative to each (so_rel_step). */
 void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n,
 	    double rel);
+/* A row skipped, and why: counted, the first named (in->line). */
+void ci_bad_row(struct ci_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line "LABEL: TEXT" of a verdict (topic: the test) into in->verdicts. */
 void ci_verdict_line(struct ci_input *in, const char *line);
 /* Reading a file: its inputs (one, or one per run). */

@@ -66,6 +66,7 @@ static int read_line(struct ai_input *in)
 	}
 	if (c == EOF && run == 0)
 		return 0;
+	in->unterminated = c == EOF;
 	if (n > 0 && in->buf[n - 1] == '\r')
 		n--;
 	in->buf[n] = '\0';

@@ -40,6 +40,7 @@ struct ai_input {
 	unsigned long long line;	/* its number, from 1 */
 	bool cut;			/* longer than SO_MAX_LINE */
 	bool nul;			/* holds a NUL byte */
+	bool unterminated;		/* the last line read had no line end */
 	unsigned long long nul_lines;
 	char stop[160];			/* why reading stopped early ("": it did not) */
 	int err;			/* errno of a read error (0: none) */

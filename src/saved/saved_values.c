@@ -131,6 +131,27 @@ double so_rel_step(const char *s)
 	return pow(10, (double)exp - (dot ? (double)(q - dot - 1) : 0)) / fabs(v);
 }
 
+static const char *implausible(double v, double max)
+{
+	return !isfinite(v) ? "not a finite number" : v < 0 ? "negative"
+	       : v > max ? (max == SO_MAX_RATE ? "above 1 TB/s" : "above 1e10 a second") : NULL;
+}
+
+const char *so_implausible_rate(double bps)
+{
+	return implausible(bps, SO_MAX_RATE);
+}
+
+const char *so_implausible_iops(double iops)
+{
+	return implausible(iops, SO_MAX_IOPS);
+}
+
+const char *so_implausible_time(double ns)
+{
+	return isfinite(ns) ? NULL : "not a finite number";
+}
+
 double so_round_time(double ns)
 {
 	char buf[FB_FMT_LEN];

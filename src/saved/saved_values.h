@@ -24,6 +24,19 @@ int so_parse_rate(const char *s, double *bps);
  */
 double so_rel_step(const char *s);
 
+/*
+ * A value no device gives, read back from saved output: a rate (bytes/s)
+ * that is negative, not finite or above 1 TB/s; a count (IOPS) negative,
+ * not finite or above 1e10; a time that is not finite. Skipped by every
+ * reader, with a line that names it, and never used for a verdict.
+ * NULL when plausible, else why ("above 1 TB/s").
+ */
+#define SO_MAX_RATE 1e12
+#define SO_MAX_IOPS 1e10
+const char *so_implausible_rate(double bps);
+const char *so_implausible_iops(double iops);
+const char *so_implausible_time(double ns);
+
 /* The value a number shows after a round trip through the output. */
 double so_round_time(double ns);
 double so_round_rate(double bps);

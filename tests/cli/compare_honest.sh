@@ -50,4 +50,33 @@ ok "1: a row that differs in the digits printed says so" \
 ok "1: 20M/s against the default, no spread: slower ($(grep '^compare:' out))" \
 	grep -qE '^compare: --readahead: B is [0-9.]+% slower ' out
 
+# ---- 7. a cell cut short or garbled is no number; a file cut short says so
+sed '/^8388608,/,$d' a.csv >cut7.csv
+echo "8388608,false,1761" >>cut7.csv
+"$FB" --compare a.csv cut7.csv >out 2>&1
+ok "7: a row cut short is skipped and named" \
+	grep -q '^B: 1 row skipped, not compared (line 27: 3 of 12 cells (cut short))$' out
+ok "7: the row cut short is not compared" grep -qE '^ +8MiB .* only in A$' out
+ok "7: no '# status' line: said" grep -q '^B: no "# status" line at its end: the run or the file was cut short$' out
+for bad in abc -2e+07 1e+300 nan; do
+	sed "s/^4096,false,[0-9.]*/4096,false,$bad/" a.csv >bad.csv
+	"$FB" --compare a.csv bad.csv >out 2>&1
+	ok "7: a cell '$bad' skips its row, named ($(grep '^B: 1 row' out))" \
+		grep -q "^B: 1 row skipped, not compared (line 16: .*$bad" out
+	ok "7: a cell '$bad': its row not compared" grep -qE '^ +4KiB .* only in A$' out
+done
+head -c -1 a.csv >nonl.csv
+"$FB" --compare a.csv nonl.csv >out 2>&1
+ok "7: a file whose last line (no row) lacks its line end: read whole" not grep -q '^B: .*skipped' out
+head -n 27 a.csv | head -c -1 >nonl.csv
+"$FB" --compare a.csv nonl.csv >out 2>&1
+ok "7: a last row without its line end is skipped, named" \
+	grep -q '^B: 1 row skipped, not compared (line 27: a row without its line end (cut short))$' out
+head -n 14 a.txt | head -c -1 >nonl.txt
+"$FB" --compare a.txt nonl.txt >out 2>&1
+ok "7: text: a last row without its line end is skipped, named" \
+	grep -q '^B: 1 row skipped, not compared (line 14: a row without its line end (cut short))$' out
+"$FB" --compare a.csv a.json >out 2>&1
+ok "7: a whole file: no such notes" not grep -qE '^[AB]: (.* skipped|its last line|no "# status)' out
+
 done_testing
