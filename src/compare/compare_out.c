@@ -335,6 +335,9 @@ static void losses(const struct ci_input *in, char name)
 	if (in->rows_bad)
 		out_note("%c: %lu row%s skipped, not compared (%s%s)", name, in->rows_bad,
 			 in->rows_bad == 1 ? "" : "s", in->rows_bad == 1 ? "" : "the first: ", in->bad);
+	if (in->merged)
+		out_note("%c: %u runs one after another: read as more runs of each row", name,
+			 in->merged + 1);
 	/* A JSON document cut short is refused by its reader. */
 	if (in->csv_run && !in->csv_status && strcmp(in->format, "csv") == 0)
 		out_note("%c: no \"# status\" line at its end: the run or the file was cut short", name);

@@ -78,6 +78,7 @@ struct ci_input {
 	unsigned long rows_ignored;	/* text: rows of a test that is not compared (find-fat) */
 	unsigned long rows_bad;		/* rows skipped: cut short, no number, no plausible value */
 	char bad[256];			/* the first of them: "line 27: 3 of 12 cells (cut short)" */
+	unsigned merged;		/* runs after the first read as more runs of its rows */
 	bool csv_run, csv_status;	/* CSV: a "# flashbench" line seen; its "# status" line */
 	char ignored[128];		/* CSV, JSON: the tables of such tests, for the note */
 	/* reading state */

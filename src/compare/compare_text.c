@@ -17,8 +17,10 @@ struct ci_input *ci_next_run(struct ci_reader *rd)
 {
 	struct ci_input *cur = &rd->ins[rd->n - 1], *in;
 
-	if (rd->n == rd->max)
+	if (rd->n == rd->max) {
+		cur->merged++;	/* said in its heading */
 		return cur;
+	}
 	in = &rd->ins[rd->n++];
 	memset(in, 0, sizeof(*in));
 	in->path = cur->path;
@@ -37,7 +39,7 @@ static struct ci_input *run_starts(struct ci_reader *rd)
 {
 	struct ci_input *in = &rd->ins[rd->n - 1];
 
-	if (rd->max > 1 && in->ntables)
+	if (in->ntables)
 		return ci_next_run(rd);
 	if (!in->device[0] && rd->title[0])
 		snprintf(in->device, sizeof(in->device), "%s", rd->title);
@@ -84,7 +86,8 @@ static void text_record(void *ctx, const struct so_line *l)
 		command(rd, in, l);
 		break;
 	case SO_RA_HEADER:
-		if (!rd->in_readahead)
+		/* A second table's header, though no blank line came between. */
+		if (!rd->in_readahead || ci_table_of(in, ci_kind_of("readahead")))
 			in = run_starts(rd);
 		rd->in_readahead = true;
 		snprintf(in->topic, sizeof(in->topic), "readahead");

@@ -1,5 +1,6 @@
 /* The input of --analyze and --compare: see saved_input.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -99,11 +100,45 @@ void ai_json(struct ai_input *in, const struct ai_json_source *src)
 	in->src = in->json ? src : NULL;
 }
 
+/*
+ * After a JSON document: the end of the input, or another document (a
+ * shell loop's output: read on, each a run of its own), or anything else,
+ * which stops the reading with its place named.
+ */
+static int next_document(struct ai_input *in)
+{
+	int c;
+
+	while ((c = getc(in->f)) == ' ' || c == '\n' || c == '\t' || c == '\r')
+		;
+	if (c == EOF)
+		return ferror(in->f) ? (in->err = errno ? errno : EIO, -1) : 0;
+	if (c != '{') {
+		snprintf(in->stop, sizeof(in->stop), "more after JSON document %u ends, from "
+			 "'%c': neither another document nor the end", in->documents + 1,
+			 c >= ' ' && c < 127 ? c : '?');
+		return -1;
+	}
+	ungetc(c, in->f);
+	in->src->close(in->json);
+	in->json = in->src->open(in->f);
+	in->documents++;
+	if (!in->json) {
+		snprintf(in->stop, sizeof(in->stop), "%s", strerror(ENOMEM));
+		return -1;
+	}
+	return 1;
+}
+
 int ai_next(struct ai_input *in)
 {
-	int r = in->json ? in->src->next(in->json, in->buf, sizeof(in->buf), in->stop,
-					  sizeof(in->stop))
-			 : read_line(in);
+	int r;
+
+	while ((r = in->json ? in->src->next(in->json, in->buf, sizeof(in->buf), in->stop,
+					     sizeof(in->stop))
+			     : read_line(in)) == 0 && in->json)
+		if ((r = next_document(in)) <= 0)
+			break;
 
 	if (r != 0)
 		in->line++;

@@ -41,6 +41,7 @@ struct ai_input {
 	bool cut;			/* longer than SO_MAX_LINE */
 	bool nul;			/* holds a NUL byte */
 	bool unterminated;		/* the last line read had no line end */
+	unsigned documents;		/* JSON: the documents after the first */
 	unsigned long long nul_lines;
 	char stop[160];			/* why reading stopped early ("": it did not) */
 	int err;			/* errno of a read error (0: none) */

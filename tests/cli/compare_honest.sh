@@ -79,4 +79,22 @@ ok "7: text: a last row without its line end is skipped, named" \
 "$FB" --compare a.csv a.json >out 2>&1
 ok "7: a whole file: no such notes" not grep -qE '^[AB]: (.* skipped|its last line|no "# status)' out
 
+# ---- 4. several JSON documents in one file (a shell loop), and more after one
+for s in 1 2; do "$FB" --readahead --runs=5 --format=json sim:jitter=5,seed=$s 2>/dev/null; done >two.json
+expect_status 0 "4: one file of two JSON documents" "$FB" --compare two.json
+ok "4: its two runs compared" grep -q '^B: two.json, run 2 (json); device sim:jitter=5,seed=2' <<<"$OUT"
+expect_status 0 "4: two JSON documents against one" "$FB" --compare a.json two.json
+ok "4: both documents read: 10 runs a row" grep -qE '^ +64KiB .* 5 +[0-9.]+M/s +[0-9.]+% +10 ' <<<"$OUT"
+ok "4: the merge said" grep -q '^B: 2 runs one after another: read as more runs of each row$' <<<"$OUT"
+expect_status 0 "4: --analyze of two JSON documents" "$FB" --analyze two.json
+ok "4: --analyze reads both ($(grep 'lines used' <<<"$OUT"))" grep -q '^analyze: 52 of 52 lines used, 0 skipped$' <<<"$OUT"
+{ cat a.json; echo garbage; } >trail.json
+bad "4: more after the document" "more after JSON document 1 ends, from 'g'" --compare a.json trail.json
+expect_status 0 "4: --analyze: more after the document" "$FB" --analyze trail.json
+ok "4: --analyze names it" grep -q "^analyze: stopped reading at line 27: more after JSON document 1 ends" <<<"$OUT"
+# two text runs in one file without a blank line between: two runs too
+"$FB" --readahead --runs=5 sim:jitter=5,seed=2 2>/dev/null | cat a.txt - >two.txt
+expect_status 0 "4: two text tables one after another" "$FB" --compare a.json two.txt
+ok "4: text: the merge said" grep -q '^B: 2 runs one after another: read as more runs of each row$' <<<"$OUT"
+
 done_testing
