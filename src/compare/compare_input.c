@@ -115,6 +115,11 @@ int ci_read_runs(const char *path, struct ci_input *in, size_t max, size_t *n, c
 		in[k].ncols = 0;
 	}
 	*n = rd.n;
+	if (r == FB_OK && rd.overflow) {
+		snprintf(err, len, "--compare: '%s' holds more than %zu runs (A to Z): run %zu starts "
+			 "at line %llu; compare them in parts", path, max, max + 1, rd.overflow);
+		return FB_EUSAGE;
+	}
 	return r;
 }
 

@@ -111,5 +111,6 @@ struct ci_reader {
 	char title[160];	/* the last line that was no saved output: a run's title */
 	bool skipped;		/* the line being read had nothing usable */
 	bool in_readahead;	/* inside a readahead table: rows without units count */
+	unsigned long long overflow;	/* the line of the first run beyond max (0: none) */
 };
 #endif

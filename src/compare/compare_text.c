@@ -18,7 +18,9 @@ struct ci_input *ci_next_run(struct ci_reader *rd)
 	struct ci_input *cur = &rd->ins[rd->n - 1], *in;
 
 	if (rd->n == rd->max) {
-		cur->merged++;	/* said in its heading */
+		cur->merged++;	/* said in its heading, or refused (ci_read_runs) */
+		if (rd->max > 1 && !rd->overflow)
+			rd->overflow = cur->line;
 		return cur;
 	}
 	in = &rd->ins[rd->n++];

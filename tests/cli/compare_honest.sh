@@ -97,4 +97,12 @@ ok "4: --analyze names it" grep -q "^analyze: stopped reading at line 27: more a
 expect_status 0 "4: two text tables one after another" "$FB" --compare a.json two.txt
 ok "4: text: the merge said" grep -q '^B: 2 runs one after another: read as more runs of each row$' <<<"$OUT"
 
+# ---- 3. one file of more than 26 runs: refused, as 27 files are
+for i in $(seq 1 28); do echo "Card $i:"; "$FB" --readahead --runs=2 sim:jitter=5,seed=$i 2>/dev/null; echo; done >mail28.txt
+bad "3: a mail of 28 runs" "holds more than 26 runs (A to Z): run 27 starts at line 730" --compare mail28.txt
+head -n 728 mail28.txt >mail26.txt
+expect_status 0 "3: a mail of 26 runs" "$FB" --compare mail26.txt
+ok "3: 26 runs: Z is the last, of 2 runs a row" grep -qE '^ +64KiB .* 2 +[0-9.]+M/s +[0-9.]+% +2 ' <<<"$(sed -n '/^--readahead: Z against/,$p' <<<"$OUT")"
+ok "3: 26 runs: nothing merged" not grep -q 'runs one after another' <<<"$OUT"
+
 done_testing
