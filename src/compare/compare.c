@@ -205,11 +205,41 @@ static char *size_text(char *buf, size_t len, uint64_t v)
 	return fmt_size(buf, len, v);
 }
 
+/*
+ * What a test measures, beyond its sizes: reads or writes, linear or
+ * random, the open AUs of -O. Runs that differ in it are different
+ * experiments, whatever their rows look like.
+ */
+static int check_experiment(const struct ci_input *a, const struct ci_input *b, char name,
+			    char *err, size_t len)
+{
+	const char *what = NULL, *sa = "", *sb = "";
+	char na[24], nb[24];
+
+	if (a->write && b->write && a->write != b->write)
+		what = "--write", sa = a->write == CI_YES ? "with it" : "without",
+		sb = b->write == CI_YES ? "with --write" : "without --write";
+	else if (a->random && b->random && a->random != b->random)
+		what = "--random", sa = a->random == CI_YES ? "random" : "linear",
+		sb = b->random == CI_YES ? "with --random" : "without --random (linear)";
+	else if (a->open_au_nr && b->open_au_nr && a->open_au_nr != b->open_au_nr) {
+		snprintf(na, sizeof(na), "with %u", a->open_au_nr);
+		snprintf(nb, sizeof(nb), "with --open-au-nr=%u", b->open_au_nr);
+		what = "--open-au-nr", sa = na, sb = nb;
+	}
+	if (!what)
+		return FB_OK;
+	snprintf(err, len, "--compare: %c (%s) was run %s, A (%s) %s: different experiments (%s)",
+		 name, b->path, sb, a->path, sa, what);
+	return FB_EUSAGE;
+}
+
 static int check_one(const struct ci_input *a, const struct ci_input *b, char name, char *err,
 		     size_t len)
 {
 	char va[64], vb[64];
 	bool common = false, bs = false, es = false;
+	int r;
 
 	for (size_t i = 0; i < b->ntables; i++) {
 		const struct ci_kind *k = b->tables[i].kind;
@@ -239,6 +269,8 @@ static int check_one(const struct ci_input *a, const struct ci_input *b, char na
 			 size_text(va, sizeof(va), a->blocksize));
 		return FB_EUSAGE;
 	}
+	if ((r = check_experiment(a, b, name, err, len)) != FB_OK)
+		return r;
 	if (es && a->erasesize && b->erasesize && a->erasesize != b->erasesize) {
 		snprintf(err, len, "--compare: %c (%s) was run with --erasesize=%s, A (%s) with %s: "
 			 "different erase sizes", name, b->path,

@@ -239,6 +239,12 @@ static void comment_line(struct ci_input *in, const char *s)
 		in->blocksize = v;
 	else if (sscanf(s, "parameter erasesize=%llu", &v) == 1)
 		in->erasesize = v;
+	else if (sscanf(s, "parameter open-au-nr=%llu", &v) == 1)
+		in->open_au_nr = (unsigned)v;
+	else if (strncmp(s, "parameter write=", 16) == 0)
+		in->write = strcmp(s + 16, "true") == 0 ? CI_YES : CI_NO;
+	else if (strncmp(s, "parameter random=", 17) == 0)
+		in->random = strcmp(s + 17, "true") == 0 ? CI_YES : CI_NO;
 	else if (strncmp(s, "table: ", 7) == 0)
 		table_line(in, s + 7);
 	else if (strncmp(s, "test: ", 6) == 0) {	/* a JSON document's test */

@@ -194,12 +194,14 @@ static void device(struct ai_json *j)
 	    size && size->tok == JT_NUMBER ? size->num : 0);
 }
 
-/* "parameters": each number as a "# parameter NAME=VALUE" line. */
+/* "parameters": each number, true or false as a "# parameter NAME=VALUE" line. */
 static void parameters(struct ai_json *j)
 {
 	for (size_t i = 0; i < j->w.rec.nv; i++) {
 		const struct sj_value *x = &j->w.rec.v[i];
 
+		if (x->tok == JT_TRUE || x->tok == JT_FALSE)
+			put(j, "# parameter %s=%s\n", x->key, x->tok == JT_TRUE ? "true" : "false");
 		if (x->tok != JT_NUMBER)
 			continue;
 		put(j, "# parameter %s=", x->key);

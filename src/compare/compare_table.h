@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 
+enum { CI_NO = 1, CI_YES = 2 };
+
 /* The most runs of one row: --runs' limit, or repeated rows of a text file. */
 #define CI_MAX_RUNS 64
 #define CI_MAX_TABLES 8
@@ -67,6 +69,9 @@ struct ci_input {
 	char dev_kind[64];
 	uint64_t dev_size;	/* 0: not carried */
 	uint64_t erasesize, blocksize;	/* 0: not carried */
+	/* What else decides what a test measures: CI_NO, CI_YES, or 0 (not carried). */
+	int write, random;
+	unsigned open_au_nr;		/* 0: not carried */
 	char date[64];		/* the date the input carries (a mail's "Date:") */
 	time_t mtime;
 	uint64_t ra_mark;	/* the readahead row marked "==>" (0: none) */

@@ -58,6 +58,11 @@ static void command(struct ci_reader *rd, struct ci_input *in, const struct so_l
 		in->erasesize = l->erase;
 	if (l->blocksize)
 		in->blocksize = l->blocksize;
+	if (l->nr && l->is_open_au)
+		in->open_au_nr = l->nr;
+	/* A flashbench -O without --random writes linearly. */
+	if (l->random || l->linear || (l->is_flashbench && l->is_open_au))
+		in->random = l->random ? CI_YES : CI_NO;
 	/* The original's defaults: 16KiB blocks, 4MiB erase blocks. */
 	if (l->is_flashbench && !in->erasesize)
 		in->erasesize = 4ull << 20;
@@ -112,6 +117,13 @@ static void text_record(void *ctx, const struct so_line *l)
 			snprintf(in->topic, sizeof(in->topic), "%s", l->slowest ? "find-open-au"
 				 : "find-fat");
 		}
+		break;
+	case SO_VERDICT:
+		/* "verdict: 2 open AUs (linear): ...": the parameters of -O above it. */
+		if (l->is_open_au && l->nr && !in->open_au_nr)
+			in->open_au_nr = l->nr;
+		if (l->is_open_au && (l->random || l->linear) && !in->random)
+			in->random = l->random ? CI_YES : CI_NO;
 		break;
 	case SO_SKIP:
 		rd->skipped = true;

@@ -105,4 +105,23 @@ expect_status 0 "3: a mail of 26 runs" "$FB" --compare mail26.txt
 ok "3: 26 runs: Z is the last, of 2 runs a row" grep -qE '^ +64KiB .* 2 +[0-9.]+M/s +[0-9.]+% +2 ' <<<"$(sed -n '/^--readahead: Z against/,$p' <<<"$OUT")"
 ok "3: 26 runs: nothing merged" not grep -q 'runs one after another' <<<"$OUT"
 
+# ---- 9. experiments that measure something else are refused, the parameter named
+"$FB" --queue-depth --runs=3 --format=csv sim: >qr.csv 2>/dev/null
+"$FB" --queue-depth --runs=3 --write --format=json sim: >qw.json 2>/dev/null
+"$FB" --queue-depth --runs=3 --format=json sim:seed=2 >qr.json 2>/dev/null
+bad "9: reads against writes" "different experiments (--write)" --compare qr.csv qw.json
+expect_status 0 "9: reads against reads (CSV, JSON)" "$FB" --compare qr.csv qr.json
+"$FB" -O --open-au-nr=2 --format=csv sim: >o2.csv 2>/dev/null
+"$FB" -O --open-au-nr=6 --format=json sim: >o6.json 2>/dev/null
+"$FB" -O --open-au-nr=3 sim: >o3.txt 2>/dev/null
+bad "9: -O with 2 against 6 open AUs" "with --open-au-nr=6, A (o2.csv) with 2: different experiments (--open-au-nr)" --compare o2.csv o6.json
+bad "9: -O with 2 against 3 (text: its verdict line)" "different experiments (--open-au-nr)" --compare o2.csv o3.txt
+"$FB" -O --random --format=csv sim: >or.csv 2>/dev/null
+"$FB" -O sim: >ol.txt 2>/dev/null
+bad "9: -O random against linear (text)" "different experiments (--random)" --compare or.csv ol.txt
+{ echo '$ flashbench -O /dev/sdb'; grep -v '^verdict' ol.txt; } >olc.txt
+bad "9: -O random against linear (a mail's command line)" "different experiments (--random)" --compare or.csv olc.txt
+"$FB" -O --format=json sim:seed=3 >ol.json 2>/dev/null
+expect_status 0 "9: -O linear: text against JSON" "$FB" --compare ol.txt ol.json
+
 done_testing
