@@ -124,4 +124,19 @@ bad "9: -O random against linear (a mail's command line)" "different experiments
 "$FB" -O --format=json sim:seed=3 >ol.json 2>/dev/null
 expect_status 0 "9: -O linear: text against JSON" "$FB" --compare ol.txt ol.json
 
+# ---- 8. saved verdicts paired by what they say, not by their place
+for s in 1 2 3 4 5; do "$FB" -a sim:jitter=5,seed=$s 2>/dev/null; done >a5.txt
+ok "8: five runs of -a: five erase-block verdicts, none left out" \
+	[ "$(grep -c '^verdict: erase block 4MiB' a5.txt)" -eq 5 ] && ! grep -q 'left out' a5.txt
+awk '/^verdict: erase/ && !d { print "verdict: 1 row left out (1GiB): a read or the diff in it sticks out (try a larger --count)"; d = 1 } { print }' a5.txt >a5x.txt
+expect_status 0 "8: one with an extra note" "$FB" --compare a5.txt a5x.txt
+ok "8: the five erase blocks the same" \
+	[ "$(grep -c '^align: A erase block 4MiB, B erase block 4MiB: same$' <<<"$OUT")" -eq 5 ]
+ok "8: the extra note only in B" grep -q '^align: only B says: 1 row left out (1GiB)$' <<<"$OUT"
+ok "8: nothing called different" not grep -q ': different$' <<<"$OUT"
+awk '/^verdict: erase/ && ++n == 3 { sub(/erase block 4MiB/, "erase block 8MiB") } { print }' a5.txt >a5y.txt
+expect_status 0 "8: one erase block another" "$FB" --compare a5.txt a5y.txt
+ok "8: another erase block: paired with one of its kind, different" \
+	[ "$(grep -c '^align: A erase block 4MiB, B erase block 8MiB: different$' <<<"$OUT")" -eq 1 ]
+
 done_testing
