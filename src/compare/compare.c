@@ -227,6 +227,13 @@ static int check_experiment(const struct ci_input *a, const struct ci_input *b, 
 		snprintf(nb, sizeof(nb), "with --open-au-nr=%u", b->open_au_nr);
 		what = "--open-au-nr", sa = na, sb = nb;
 	}
+	if (!what && a->log_interval && b->log_interval && a->log_interval != b->log_interval) {
+		fmt_time(na, sizeof(na), a->log_interval);
+		fmt_time(nb, sizeof(nb), b->log_interval);
+		snprintf(err, len, "--compare: %c (%s) was run with --log-interval=%s, A (%s) with %s: "
+			 "rows of different intervals (--log-interval)", name, b->path, nb, a->path, na);
+		return FB_EUSAGE;
+	}
 	if (!what)
 		return FB_OK;
 	snprintf(err, len, "--compare: %c (%s) was run %s, A (%s) %s: different experiments (%s)",

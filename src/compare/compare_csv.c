@@ -53,6 +53,7 @@ static void set_columns(struct ci_input *in, char *line)
 {
 	char *cell[CSV_MAX_COLS];
 	size_t n = split_csv(line, cell, CSV_MAX_COLS);
+	struct ci_table *t;
 
 	for (size_t i = 0; i < in->ncols; i++)
 		free(in->cols[i]);
@@ -63,6 +64,9 @@ static void set_columns(struct ci_input *in, char *line)
 		if ((in->cols[i] = strdup(cell[i])))
 			in->ncols = i + 1;
 	in->csv_header_next = false;
+	/* A log starts again (runs one after another): its first interval again. */
+	if (in->cur && (t = (struct ci_table *)ci_table_of(in, in->cur)))
+		t->ordinal = 0;
 }
 
 static int column(const struct ci_input *in, const char *name)
@@ -116,8 +120,27 @@ static int list_cells(struct ci_input *in, char **cell, size_t n, const char *na
 	return (int)k;
 }
 
+/* "12.3s": a time of a log as its interval shows it, every row of it distinct. */
+static void log_time(char *key, size_t len, double ns, double interval)
+{
+	int d = 0;
+
+	while (d < 9 && fabs(interval / 1e9 * pow(10, d) - round(interval / 1e9 * pow(10, d))) > 1e-6)
+		d++;
+	snprintf(key, len, "%.*fs", d, ns / 1e9);
+}
+
+/* A log's interval from its first row's time, which ends a little late: two digits, down. */
+static double first_interval(double x)
+{
+	double p = x > 0 ? pow(10, floor(log10(x)) - 1) : 0;
+
+	return p > 0 ? floor(x / p) * p : 1e9;
+}
+
 /* The key of a row as shown, and where it sorts. -1 when the cell is empty. */
-static int row_key(struct ci_table *t, const char *cell, char *key, size_t len, double *order)
+static int row_key(struct ci_input *in, struct ci_table *t, const char *cell, char *key,
+		   size_t len, double *order)
 {
 	double x = strtod(cell, NULL);
 
@@ -136,14 +159,15 @@ static int row_key(struct ci_table *t, const char *cell, char *key, size_t len, 
 		break;
 	case CK_TIME:
 		/*
-		 * A log's rows come every --log-interval of device time, a
-		 * little late; the last one is a partial interval. Paired by
-		 * the interval they end, the first row's time rounded.
+		 * A log's rows come every --log-interval of device time, each
+		 * a little late, the lateness adding up; the last one is a
+		 * partial interval. Paired by their place in the log (the
+		 * k-th interval), shown as k intervals.
 		 */
 		if (!t->interval)
-			t->interval = x > 0 ? so_round_time(x) : 1e9;
-		x = ceil(x / t->interval - 0.25) * t->interval;
-		fmt_time(key, len, x);
+			t->interval = in->log_interval ? in->log_interval : first_interval(x);
+		x = (double)++t->ordinal * t->interval;
+		log_time(key, len, x, t->interval);
 		break;
 	}
 	*order = x;
@@ -173,7 +197,7 @@ static void data_line(struct ci_input *in, char *line)
 		ci_bad_row(in, "%zu of %zu cells (cut short)", n, in->ncols);
 		return;
 	}
-	if (row_key(t, cell[kc], key, sizeof(key), &order) < 0)
+	if (row_key(in, t, cell[kc], key, sizeof(key), &order) < 0)
 		return;
 	if (k->runs && (r = list_cells(in, cell, n, k->runs, v, &rel)) < 0)
 		return;
@@ -239,6 +263,8 @@ static void comment_line(struct ci_input *in, const char *s)
 		in->blocksize = v;
 	else if (sscanf(s, "parameter erasesize=%llu", &v) == 1)
 		in->erasesize = v;
+	else if (sscanf(s, "parameter log-interval=%llu", &v) == 1)
+		in->log_interval = (double)v;
 	else if (sscanf(s, "parameter open-au-nr=%llu", &v) == 1)
 		in->open_au_nr = (unsigned)v;
 	else if (strncmp(s, "parameter write=", 16) == 0)

@@ -52,7 +52,8 @@ struct ci_table {
 	const struct ci_kind *kind;
 	struct ci_row *rows;
 	size_t nrows, cap;
-	double interval;	/* --sustained: the log interval in ns (the first row's time) */
+	double interval;	/* --sustained: the log interval in ns */
+	unsigned long ordinal;	/* --sustained: the rows of the log being read so far */
 };
 
 struct ci_verdict {
@@ -72,6 +73,7 @@ struct ci_input {
 	/* What else decides what a test measures: CI_NO, CI_YES, or 0 (not carried). */
 	int write, random;
 	unsigned open_au_nr;		/* 0: not carried */
+	double log_interval;		/* --sustained's, ns (0: not carried) */
 	char date[64];		/* the date the input carries (a mail's "Date:") */
 	time_t mtime;
 	uint64_t ra_mark;	/* the readahead row marked "==>" (0: none) */

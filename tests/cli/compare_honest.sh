@@ -139,4 +139,23 @@ expect_status 0 "8: one erase block another" "$FB" --compare a5.txt a5y.txt
 ok "8: another erase block: paired with one of its kind, different" \
 	[ "$(grep -c '^align: A erase block 4MiB, B erase block 8MiB: different$' <<<"$OUT")" -eq 1 ]
 
+# ---- 2. --sustained logs below 1s: paired interval by interval, never merged
+"$FB" --sustained --log-interval=100ms --format=csv sim:seed=1 >s1.csv 2>/dev/null
+"$FB" --sustained --log-interval=100ms --format=csv sim:write-bw=9M/s >s3.csv 2>/dev/null
+"$FB" --sustained --log-interval=100ms --log=l3.csv sim:write-bw=9M/s >/dev/null 2>&1
+rows1=$(grep -c '^[0-9]' s1.csv) rows3=$(grep -c '^[0-9]' s3.csv)
+for b in s3.csv l3.csv; do
+	expect_status 0 "2: 100ms logs, CSV against $b" "$FB" --compare s1.csv "$b"
+	ok "2: $b: every row of A paired ($(grep -c 'only in A' <<<"$OUT"))" not grep -q '^only in A' <<<"$OUT"
+	ok "2: $b: the rest of B only in B" grep -q "^only in B ($((rows3 - rows1)) rows, not compared): " <<<"$OUT"
+	ok "2: $b: one run each, no fake runs" grep -q '^compare: --sustained: cannot tell: one run each' <<<"$OUT"
+	ok "2: $b: rows keyed by their interval" grep -qE '^ +0\.1s +8\.04M/s .* 1 +7\.38M/s .* 1 ' <<<"$OUT"
+	ok "2: $b: 100.3s a row of its own" grep -qE '^ +100\.3s ' <<<"$OUT"
+done
+cat s1.csv s1.csv >ss.csv
+expect_status 0 "2: a log twice against one" "$FB" --compare ss.csv s3.csv
+ok "2: two runs a row in A" grep -q '^compare: --sustained: cannot tell: 2 runs in A, 1 in the other' <<<"$OUT"
+"$FB" --sustained --log-interval=1s --format=csv sim:seed=1 >s1s.csv 2>/dev/null
+bad "2: logs of other intervals" "with --log-interval=1s, A (s1.csv) with 100ms: rows of different intervals" --compare s1.csv s1s.csv
+
 done_testing
