@@ -158,4 +158,17 @@ ok "2: two runs a row in A" grep -q '^compare: --sustained: cannot tell: 2 runs 
 "$FB" --sustained --log-interval=1s --format=csv sim:seed=1 >s1s.csv 2>/dev/null
 bad "2: logs of other intervals" "with --log-interval=1s, A (s1.csv) with 100ms: rows of different intervals" --compare s1.csv s1s.csv
 
+# ---- 5. --analyze prints the caveat the live run prints
+"$FB" --readahead --max-size=32K --runs=3 sim: >ra32.txt 2>/dev/null
+"$FB" --readahead --max-size=32K --runs=3 --format=json sim: >ra32.json 2>/dev/null
+caveat='readahead: the largest size is the first on the plateau: it may lie beyond --max-size 32KiB'
+ok "5: the live run says the plateau may lie beyond" grep -qxF "$caveat" ra32.txt
+for f in ra32.txt ra32.json; do
+	expect_status 0 "5: --analyze $f" "$FB" --analyze "$f"
+	ok "5: --analyze $f says so too" grep -qxF "$caveat" <<<"$OUT"
+done
+"$FB" --readahead --runs=3 sim: 2>/dev/null | head -6 >racut.txt
+expect_status 0 "5: --analyze of a paste cut after 32KiB" "$FB" --analyze racut.txt
+ok "5: a cut paste: the plateau may lie beyond" grep -qxF "$caveat" <<<"$OUT"
+
 done_testing
