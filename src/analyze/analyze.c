@@ -423,6 +423,10 @@ static void on_record(void *ctx, const struct so_line *l)
 		return;
 	case SO_SKIP:
 		a->line_skipped = true;
+		if (l->note[0]) {
+			a->line_why = AL_VALUE;
+			out_note("analyze: line %llu skipped, not judged: %s", a->line, l->note);
+		}
 		return;
 	case SO_COMMAND:
 		finish(a);

@@ -127,6 +127,8 @@ static void text_record(void *ctx, const struct so_line *l)
 		break;
 	case SO_SKIP:
 		rd->skipped = true;
+		if (l->note[0])
+			ci_bad_row(in, "%s", l->note);
 		break;
 	case SO_BLANK:
 		/* A readahead table ends at a blank line: the next needs its header. */

@@ -16,7 +16,8 @@
 #define SO_MAX_RATES 4096
 
 enum so_kind {
-	SO_SKIP,	/* nothing usable: counted */
+	SO_SKIP,	/* nothing usable: counted (note: a row with a value no
+			 * device gives, and which) */
 	SO_BLANK,	/* empty, or only table decoration: ignored */
 	SO_COMMAND,	/* a command line or header that starts a run */
 	SO_INTERRUPT,	/* "^C", "interrupted by signal ..." */

@@ -171,4 +171,21 @@ done
 expect_status 0 "5: --analyze of a paste cut after 32KiB" "$FB" --analyze racut.txt
 ok "5: a cut paste: the plateau may lie beyond" grep -qxF "$caveat" <<<"$OUT"
 
+# ---- 6. a value no device gives is skipped, named, never judged
+"$FB" -f --random sim: 2>/dev/null | grep -v '^verdict' >ff.txt
+{ echo '$ flashbench -f --random /dev/sdb'; sed 's|^16KiB\t[^\t]*|16KiB\t1e+300M/s|' ff.txt; } >ffx.txt
+expect_status 0 "6: --analyze of find-fat with 1e+300M/s" "$FB" --analyze ffx.txt
+ok "6: find-fat: the row named" grep -q '^analyze: line 10 skipped, not judged: a rate of 1e+306 B/s, which no device gives (above 1 TB/s)$' <<<"$OUT"
+ok "6: find-fat: no verdict from it" not grep -q 'e+299\|e+30[0-9]' <<<"$(grep '^verdict' <<<"$OUT")"
+ok "6: find-fat: the skip counted" grep -q '^analyze: skipped: 1: a row with a value no device gives (named above) (line 10)$' <<<"$OUT"
+"$FB" -O sim: 2>/dev/null | grep -v '^verdict' >oo.txt
+{ echo '$ flashbench -O /dev/sdb'; sed 's|^4MiB\t.*|4MiB\t1e+300M/s|' oo.txt; } >oox.txt
+{ echo '$ flashbench -O /dev/sdb'; cat oo.txt; } >ooy.txt
+expect_status 0 "6: --analyze of -O with 1e+300M/s" "$FB" --analyze oox.txt
+ok "6: -O: the row named" grep -q '^analyze: line 2 skipped, not judged: a rate of 1e+306 B/s' <<<"$OUT"
+ok "6: -O: still fast" grep -q '^verdict: open-au run (linear): fast: ' <<<"$OUT"
+ok "6: -O: no absurd best" not grep -q 'best 1000' <<<"$OUT"
+expect_status 0 "6: --compare of -O with 1e+300M/s" "$FB" --compare ooy.txt oox.txt
+ok "6: --compare: the row named" grep -q '^B: 1 row skipped, not compared (line 2: a rate of 1e+306 B/s, which no device gives (above 1 TB/s))$' <<<"$OUT"
+
 done_testing
