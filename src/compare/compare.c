@@ -111,8 +111,8 @@ static void count(const struct cp_pair *p, size_t n, struct tally *t)
 }
 
 /* Nothing could be judged: what to run instead. */
-static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, char *text,
-			       size_t len)
+static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, bool from_text,
+			       char *text, size_t len)
 {
 	char runs[64];
 	double need[256];
@@ -130,7 +130,11 @@ static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, c
 	if (t->nneeded)
 		rerun = (unsigned)ceil(stats_median(need, t->nneeded));
 	rerun = rerun < 5 ? 5 : rerun > FB_MAX_RUNS ? FB_MAX_RUNS : rerun;
-	if (k->has_runs)
+	if (k->has_runs && from_text && k->text_median)
+		snprintf(text, len, "cannot tell: %s -- %s's text keeps one value a row (the median "
+			 "of its runs): rerun with --runs=%u --format=csv (or json), which keep every run",
+			 runs, k->option, rerun);
+	else if (k->has_runs)
 		snprintf(text, len, "cannot tell: %s -- rerun with --runs=%u", runs, rerun);
 	else
 		snprintf(text, len, "cannot tell: %s -- %s takes no --runs: save %u runs of it in "
@@ -140,7 +144,7 @@ static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, c
 }
 
 const char *compare_summary_pairs(const struct ci_kind *k, const struct cp_pair *p, size_t n,
-				  char name, char *text, size_t len)
+				  char name, bool from_text, char *text, size_t len)
 {
 	struct tally *t = malloc(sizeof(*t));
 	const char *result;
@@ -159,7 +163,7 @@ const char *compare_summary_pairs(const struct ci_kind *k, const struct cp_pair 
 		snprintf(text, len, "cannot tell: no row in common");
 		result = "cannot_tell";
 	} else if (!t->told) {
-		result = cannot_tell(k, t, text, len);
+		result = cannot_tell(k, t, from_text, text, len);
 	} else if (t->sig < need) {
 		snprintf(text, len, "no real difference (%u of %u rows significant%s%s)", t->sig,
 			 t->told, t->sig ? ", as many as chance gives" : "", few);
@@ -192,7 +196,7 @@ const char *compare_summary(const struct ci_table *a, const struct ci_table *b, 
 {
 	struct cp_pair *p;
 	size_t n = cp_pairs(a, b, &p);
-	const char *r = compare_summary_pairs(a->kind, p, n, name, text, len);
+	const char *r = compare_summary_pairs(a->kind, p, n, name, false, text, len);
 
 	free(p);
 	return r;

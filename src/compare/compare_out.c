@@ -227,7 +227,7 @@ static void only_note(const struct cp_pair *p, size_t n, bool base, char name)
 }
 
 static void compare_test(const struct ci_kind *k, const struct ci_table *a,
-			 const struct ci_table *b, char name)
+			 const struct ci_table *b, char name, bool from_text)
 {
 	struct cp_pair *p;
 	size_t n = cp_pairs(a, b, &p);
@@ -241,7 +241,7 @@ static void compare_test(const struct ci_kind *k, const struct ci_table *a,
 		emit_pair(k, &p[i], x);
 	only_note(p, n, true, 'A');
 	only_note(p, n, false, name);
-	result = compare_summary_pairs(k, p, n, name, text, sizeof(text));
+	result = compare_summary_pairs(k, p, n, name, from_text, text, sizeof(text));
 	out_verdict(&(struct out_verdict){ .label = "compare", .name = k->table, .result = result },
 		    "%s: %s", k->option, text);
 	free(p);
@@ -390,7 +390,8 @@ void compare_emit(const struct ci_input *in, size_t n)
 
 			if (b)
 				compare_test(in[0].tables[t].kind, &in[0].tables[t], b,
-					     (char)('A' + i));
+					     (char)('A' + i), strcmp(in[0].format, "text") == 0 ||
+					     strcmp(in[i].format, "text") == 0);
 		}
 	for (size_t i = 1; i < n; i++)
 		compare_verdicts(&in[0], &in[i], (char)('A' + i));

@@ -18,19 +18,19 @@
  */
 static const struct ci_kind kinds[] = {
 	{ "readahead", "--readahead", "size_bytes", CK_BYTES, "rate_bps", NULL, NULL, CU_BPS, 1,
-	  true, false, false },
+	  true, false, false, false },
 	{ "open-au", "-O", "block_bytes", CK_BYTES, "rate_runs_bps", "rate_bps", NULL, CU_BPS, 1,
-	  true, true, true },
+	  true, true, true, true },
 	{ "queue-depth", "--queue-depth", "depth", CK_COUNT, "iops_runs", "iops", NULL, CU_IOPS, 1,
-	  true, true, false },
+	  true, true, false, false },
 	{ "align", "-a", "boundary_bytes", CK_BYTES, NULL, "diff_ns", NULL, CU_NS, 0,
-	  false, true, false },
+	  false, true, false, false },
 	{ "interval", "-i", "size_bytes", CK_BYTES, NULL, "time_ns", NULL, CU_NS, -1,
-	  false, false, false },
+	  false, false, false, false },
 	{ "sustained", "--sustained", "elapsed_ns", CK_TIME, NULL, "rate_bps", NULL, CU_BPS, 1,
-	  false, true, false },
+	  false, true, false, false },
 	{ "app-class", "--app-class", "figure", CK_TEXT, NULL, "rate_bps", "iops", CU_BPS, 1,
-	  false, false, false },
+	  false, false, false, false },
 };
 
 const struct ci_kind *ci_kind_of(const char *table)

@@ -35,6 +35,7 @@ struct ci_kind {
 	int better;		/* +1 higher is better, -1 lower, 0 neither */
 	bool has_runs;		/* the test takes --runs */
 	bool uses_blocksize, uses_erasesize;
+	bool text_median;	/* its text keeps one value a row (-O: the median of its runs) */
 };
 
 /* The kind of a table name; NULL for one that is not compared. */

@@ -188,4 +188,15 @@ ok "6: -O: no absurd best" not grep -q 'best 1000' <<<"$OUT"
 expect_status 0 "6: --compare of -O with 1e+300M/s" "$FB" --compare ooy.txt oox.txt
 ok "6: --compare: the row named" grep -q '^B: 1 row skipped, not compared (line 2: a rate of 1e+306 B/s, which no device gives (above 1 TB/s))$' <<<"$OUT"
 
+# ---- 10. advice that can help: -O's text keeps one value a row
+"$FB" -O --runs=5 sim:jitter=5,seed=1 >or1.txt 2>/dev/null
+"$FB" -O --runs=5 sim:jitter=5,seed=2 >or2.txt 2>/dev/null
+"$FB" -O --runs=5 --format=csv sim:jitter=5,seed=1 >or1.csv 2>/dev/null
+"$FB" -O --runs=5 --format=json sim:jitter=5,seed=2 >or2.json 2>/dev/null
+expect_status 0 "10: two -O --runs=5 texts" "$FB" --compare or1.txt or2.txt
+ok "10: points to CSV or JSON, not to --runs alone" \
+	grep -q "^compare: -O: cannot tell: one run each -- -O's text keeps one value a row (the median of its runs): rerun with --runs=5 --format=csv (or json), which keep every run$" <<<"$OUT"
+expect_status 0 "10: the same runs as CSV and JSON" "$FB" --compare or1.csv or2.json
+ok "10: CSV and JSON keep the runs: judged" grep -q '^compare: -O: no real difference (' <<<"$OUT"
+
 done_testing
