@@ -75,10 +75,17 @@ static int read_lines(struct ai_input *ai, struct ci_reader *rd, char *err, size
 	ci_text_end(rd);
 	for (size_t i = 0; i < rd->n; i++)
 		rd->ins[i].format = ai->json ? "json" : csv ? "csv" : "text";
+	/* Exit codes as in every mode: a signal 130, a read error 1, input
+	 * that is not saved output 2. */
+	if (r < 0 && ai->interrupted) {
+		snprintf(err, len, "--compare: interrupted by signal %d while reading '%s'",
+			 ai->interrupted, rd->ins[0].path);
+		return FB_EINTR;
+	}
 	if (r < 0) {
 		snprintf(err, len, "--compare: cannot read '%s': %s", rd->ins[0].path,
 			 ai->err ? strerror(ai->err) : ai->stop);
-		return FB_EUSAGE;
+		return ai->err ? FB_EDEV : FB_EUSAGE;
 	}
 	return FB_OK;
 }

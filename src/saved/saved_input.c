@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "saved/saved_input.h"
+#include "core/hot.h"
 #include "core/opts.h"
 
 static int refuse(const char *path, const char *why, char *err, size_t len)
@@ -140,6 +141,13 @@ int ai_next(struct ai_input *in)
 		if ((r = next_document(in)) <= 0)
 			break;
 
+	/* A signal (a read from a pipe returns with EINTR): stop, not a read error. */
+	if (fb_stop) {
+		in->interrupted = fb_stop;
+		in->err = 0;
+		in->stop[0] = '\0';
+		return -1;
+	}
 	if (r != 0)
 		in->line++;
 	if (r == 1 && in->nul && ++in->nul_lines >= AI_MAX_NUL_LINES) {

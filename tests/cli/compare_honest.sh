@@ -199,4 +199,33 @@ ok "10: points to CSV or JSON, not to --runs alone" \
 expect_status 0 "10: the same runs as CSV and JSON" "$FB" --compare or1.csv or2.json
 ok "10: CSV and JSON keep the runs: judged" grep -q '^compare: -O: no real difference (' <<<"$OUT"
 
+# ---- 12. exit codes: the same situation, the same code, in every mode
+# term PID: TERM to PID once it catches TERM (its handlers are set), then its exit status.
+term() {
+	local i mask
+	for ((i = 0; i < 100; i++)); do
+		mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+		[ -n "$mask" ] && (( 0x$mask & 0x4000 )) && break
+		sleep 0.05
+	done
+	kill -TERM "$1"
+	wait "$1"
+}
+{ cat a.txt; sleep 5; } | "$FB" --analyze - >out 2>&1 &
+term $!; st=$?
+ok "12: --analyze killed by TERM exits 130, as a test (got $st)" [ "$st" -eq 130 ]
+ok "12: --analyze killed: says so" grep -q '^interrupted by signal 15: the lines above are all that was read$' out
+{ cat a.csv; sleep 5; } | "$FB" --compare a.json - >out 2>&1 &
+term $!; st=$?
+ok "12: --compare killed by TERM exits 130 (got $st)" [ "$st" -eq 130 ]
+ok "12: --compare killed: says so" grep -q '^flashbench: --compare: interrupted by signal 15 while reading' out
+"$FB" --compare s1.csv s3.csv 2>err | head -1 >/dev/null; st=${PIPESTATUS[0]}
+ok "12: --compare | head -1 exits 1, as a test (got $st)" [ "$st" -eq 1 ]
+ok "12: --compare | head -1: the error named" grep -q 'Broken pipe' err
+"$FB" --readahead sim: 2>/dev/null | head -1 >/dev/null; st=${PIPESTATUS[0]}
+ok "12: a test | head -1 exits 1 (got $st)" [ "$st" -eq 1 ]
+echo 'nothing to see here' >nothing.txt
+expect_status 2 "12: --analyze of a file with nothing usable" "$FB" --analyze nothing.txt
+expect_status 2 "12: --compare of a file with nothing usable" "$FB" --compare nothing.txt a.csv
+
 done_testing
