@@ -51,7 +51,7 @@ static int side_text(char *buf, size_t len, double median, double spread, uint64
 	if (!runs)
 		return snprintf(buf, len, "%10s %7s %4s", "-", "", "");
 	value_text(v, sizeof(v), median, unit);
-	if (runs > 1 && median != 0)
+	if (runs > 1 && median != 0 && isfinite(spread))
 		snprintf(s, sizeof(s), "%.1f%%", fabs(spread / median) * 100);
 	return snprintf(buf, len, "%10s %7s %4llu", v, s, (unsigned long long)runs);
 }

@@ -149,7 +149,8 @@ const char *so_implausible_iops(double iops)
 
 const char *so_implausible_time(double ns)
 {
-	return isfinite(ns) ? NULL : "not a finite number";
+	return !isfinite(ns) ? "not a finite number" : fabs(ns) > SO_MAX_TIME
+	       ? "beyond 1e15 ns, 11 days" : NULL;
 }
 
 double so_round_time(double ns)

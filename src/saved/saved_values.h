@@ -27,12 +27,14 @@ double so_rel_step(const char *s);
 /*
  * A value no device gives, read back from saved output: a rate (bytes/s)
  * that is negative, not finite or above 1 TB/s; a count (IOPS) negative,
- * not finite or above 1e10; a time that is not finite. Skipped by every
+ * not finite or above 1e10; a time not finite or beyond 1e15 ns (11 days:
+ * a diff may be negative). Skipped by every
  * reader, with a line that names it, and never used for a verdict.
  * NULL when plausible, else why ("above 1 TB/s").
  */
 #define SO_MAX_RATE 1e12
 #define SO_MAX_IOPS 1e10
+#define SO_MAX_TIME 1e15
 const char *so_implausible_rate(double bps);
 const char *so_implausible_iops(double iops);
 const char *so_implausible_time(double ns);

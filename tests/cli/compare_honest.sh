@@ -222,10 +222,28 @@ ok "12: --compare killed: says so" grep -q '^flashbench: --compare: interrupted 
 "$FB" --compare s1.csv s3.csv 2>err | head -1 >/dev/null; st=${PIPESTATUS[0]}
 ok "12: --compare | head -1 exits 1, as a test (got $st)" [ "$st" -eq 1 ]
 ok "12: --compare | head -1: the error named" grep -q 'Broken pipe' err
-"$FB" --readahead sim: 2>/dev/null | head -1 >/dev/null; st=${PIPESTATUS[0]}
-ok "12: a test | head -1 exits 1 (got $st)" [ "$st" -eq 1 ]
 echo 'nothing to see here' >nothing.txt
 expect_status 2 "12: --analyze of a file with nothing usable" "$FB" --analyze nothing.txt
 expect_status 2 "12: --compare of a file with nothing usable" "$FB" --compare nothing.txt a.csv
+
+# ---- 13. cosmetics: no "nan%", no absurd value, no stray row, sizes to the byte
+"$FB" --compare a.csv cut7.csv >out 2>&1
+ok "13: a row only in A shows no nan% spread" not grep -q 'nan' out
+ok "13: a row only in A: its spread '-'" grep -qE '^ +8MiB +17\.[0-9]M/s +- +5 +- +only in A$' out
+sed 's/^2147483648,\([0-9]*\),\([0-9]*\),\([0-9]*\),[0-9]*/2147483648,\1,\2,\3,1e+300/' \
+	<("$FB" -a --format=csv sim: 2>/dev/null) >alx.csv
+"$FB" -a --format=csv sim: >al.csv 2>/dev/null
+"$FB" --compare al.csv alx.csv >out 2>&1
+ok "13: an absurd time is skipped, named, not printed" \
+	grep -q '^B: 1 row skipped, not compared (line 10: 1e+300 is no value a device gives (beyond 1e15 ns, 11 days))$' out
+ok "13: the absurd value is in no row" not grep -qE '^ +2GiB .*e\+' out
+cp a.csv "$(printf 'new\nline.csv')"
+"$FB" --compare --format=csv a.csv "$(printf 'new\nline.csv')" >nl.csv 2>/dev/null
+ok "13: a line break in a file name stays inside its # line" \
+	grep -q '^# flashbench [0-9.]*: .* a.csv new\\nline.csv$' nl.csv
+ok "13: every line of the CSV a comment, a blank or a row of its table" \
+	not grep -vE '^(#|$|test,|compare,|topic,|readahead,)' nl.csv
+expect_status 2 "13: --offset=4092M past the end" "$FB" -O --offset=4092M sim:
+ok "13: the offset as given, not rounded ($ERR)" grep -q 'give --offset=0 (now 4092MiB)' <<<"$ERR"
 
 done_testing
