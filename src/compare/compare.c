@@ -22,33 +22,58 @@ static int pair_order(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+static int by_key(const void *x, const void *y)
+{
+	const struct ci_row *const *a = x, *const *b = y;
+
+	return strcmp((*a)->key, (*b)->key);
+}
+
+/* b's rows sorted by key, so that a's find theirs in log n: n log n in all. */
+static const struct ci_row **sorted_rows(const struct ci_table *b, size_t nb)
+{
+	const struct ci_row **s = malloc((nb + 1) * sizeof(*s));
+
+	for (size_t j = 0; s && j < nb; j++)
+		s[j] = &b->rows[j];
+	if (s && nb)
+		qsort(s, nb, sizeof(*s), by_key);
+	return s;
+}
+
 size_t cp_pairs(const struct ci_table *a, const struct ci_table *b, struct cp_pair **out)
 {
 	size_t na = a ? a->nrows : 0, nb = b ? b->nrows : 0, n = 0;
 	struct cp_pair *p = calloc(na + nb + 1, sizeof(*p));
+	const struct ci_row **s = sorted_rows(b, nb);
+	bool *paired = calloc(nb + 1, sizeof(*paired));
 
 	*out = p;
-	if (!p)
+	if (!p || !s || !paired) {
+		free(s);
+		free(paired);
 		return 0;
+	}
 	for (size_t i = 0; i < na; i++) {
-		p[n].a = &a->rows[i];
-		p[n].order = a->rows[i].order;
-		for (size_t j = 0; j < nb; j++)
-			if (strcmp(b->rows[j].key, a->rows[i].key) == 0)
-				p[n].b = &b->rows[j];
+		const struct ci_row *key = &a->rows[i], **f = nb ? bsearch(&key, s, nb, sizeof(*s),
+									   by_key) : NULL;
+
+		p[n].a = key;
+		p[n].order = key->order;
+		if (f && !paired[*f - b->rows]) {
+			p[n].b = *f;
+			paired[*f - b->rows] = true;
+		}
 		n++;
 	}
-	for (size_t j = 0; j < nb; j++) {
-		bool paired = false;
-
-		for (size_t i = 0; i < n && !paired; i++)
-			paired = p[i].b == &b->rows[j];
-		if (!paired) {
+	for (size_t j = 0; j < nb; j++)
+		if (!paired[j]) {
 			p[n].b = &b->rows[j];
 			p[n].order = b->rows[j].order + (a && a->kind->key_type == CK_TEXT ? 1e9 : 0);
 			n++;
 		}
-	}
+	free(s);
+	free(paired);
 	for (size_t i = 0; i < n; i++)
 		if (p[i].a && p[i].b) {
 			cj_judge(p[i].a->v, p[i].a->n, p[i].b->v, p[i].b->n, &p[i].j);

@@ -44,8 +44,9 @@ const struct ci_kind *ci_kind_of(const char *table);
 struct ci_row {
 	char key[48];		/* as shown: "4KiB", "4", "random read 4KiB", "3s" */
 	double order;		/* where it sorts (the key's number; text: first seen) */
-	double v[CI_MAX_RUNS];
-	unsigned n;
+	double *v;		/* its runs' values, up to CI_MAX_RUNS (a log has a
+				 * million rows of one run: no room kept for 64) */
+	unsigned n, cap;
 	double step;		/* the coarsest rounding of its values as printed */
 };
 
@@ -53,6 +54,7 @@ struct ci_table {
 	const struct ci_kind *kind;
 	struct ci_row *rows;
 	size_t nrows, cap;
+	size_t *index, nindex;	/* rows by a hash of their key (+1; 0: free) */
 	double interval;	/* --sustained: the log interval in ns */
 	unsigned long ordinal;	/* --sustained: the rows of the log being read so far */
 };

@@ -246,4 +246,22 @@ ok "13: every line of the CSV a comment, a blank or a row of its table" \
 expect_status 2 "13: --offset=4092M past the end" "$FB" -O --offset=4092M sim:
 ok "13: the offset as given, not rounded ($ERR)" grep -q 'give --offset=0 (now 4092MiB)' <<<"$ERR"
 
+# ---- 11. time no worse than n log n: 200,000 distinct rows a side
+# (the pairing and the count of rows chance gives were quadratic: minutes
+# here; a hang guard, not a timing: it ends in seconds).
+qd() {
+	grep '^# \(flashbench\|device\|parameter\)' qr.csv
+	echo '# table: queue-depth'
+	echo 'depth,iops_runs_1,iops_runs_2,iops_runs_3'
+	awk -v s="$1" 'BEGIN { srand(s); for (i = 1; i <= 200000; i++)
+		printf "%d,%.6f,%.6f,%.6f\n", i, 1000 + rand(), 1000 + rand(), 1000 + rand() }'
+	echo '# status: done, exit status 0'
+}
+qd 1 >q1.csv
+qd 2 >q2.csv
+expect_status 0 "11: 200,000 rows a side" timeout 300 "$FB" --compare q1.csv q2.csv
+ok "11: every row paired" grep -q '^--queue-depth: B against A (the baseline), 200000 rows$' <<<"$OUT"
+ok "11: noise alone: no real difference ($(grep '^compare:' <<<"$OUT"))" \
+	grep -q '^compare: --queue-depth: no real difference (' <<<"$OUT"
+
 done_testing
