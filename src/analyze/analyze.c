@@ -425,6 +425,10 @@ static void on_record(void *ctx, const struct so_line *l)
 		return;
 	case SO_SKIP:
 		a->line_skipped = true;
+		if (l->note[0]) {
+			a->line_why = AL_VALUE;
+			out_note("analyze: line %llu skipped, not judged: %s", a->line, l->note);
+		}
 		return;
 	case SO_COMMAND:
 		finish(a);
@@ -540,7 +544,8 @@ static void conclude(struct an *a, const struct ai_input *in)
 	al_summary(&a->lines);
 }
 
-/* Read it all and print the verdicts. FB_OK, or FB_EDEV: no run, or a read error. */
+/* Read it all and print the verdicts. FB_OK; FB_EUSAGE: no run; FB_EDEV: a read
+ * error; FB_EINTR: a signal. */
 int analyze_input(struct ai_input *in)
 {
 	struct an *a = calloc(1, sizeof(*a));
@@ -558,7 +563,12 @@ int analyze_input(struct ai_input *in)
 	if (in->stop[0])
 		al_skip(&a->lines, in->line, AL_NOT_TEXT);	/* the line that made it stop */
 	conclude(a, in);
-	r = a->runs && !in->err ? FB_OK : FB_EDEV;
+	/* Exit codes as in every mode: a read error 1, nothing usable 2 (as
+	 * --compare refuses such an input), a signal 130. */
+	r = in->interrupted ? FB_EINTR : in->err ? FB_EDEV : a->runs ? FB_OK : FB_EUSAGE;
+	if (in->interrupted)
+		out_note("interrupted by signal %d: the lines above are all that was read",
+			 in->interrupted);
 	if (in->err)
 		fprintf(stderr, "flashbench: --analyze: reading '%s' at line %llu: %s\n", in->path,
 			in->line, strerror(in->err));

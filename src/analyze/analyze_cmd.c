@@ -10,6 +10,7 @@
 
 #include "analyze/analyze_cmd.h"
 #include "analyze/analyze_json.h"
+#include "core/engine.h"
 #include "core/out.h"
 #include "safety/safety.h"
 #include "modules/test.h"
@@ -60,6 +61,8 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 		ai_close(in);
 		return FB_EUSAGE;
 	}
+	/* A signal ends the reading with what was read, as it ends a test. */
+	eng_signals();
 	ai_json(in, &analyze_json_source);
 	out_run_begin(FB_VERSION, o->argc, o->argv);
 	out_test_begin("analyze");
@@ -68,7 +71,8 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 	if (r == FB_OK)
 		r = after_analyze(o);
 	/* A result that could not be written was said when it happened. */
-	if ((w = out_close(r, r == FB_OK ? "done" : "failed", NULL)) < 0 && r == FB_OK)
+	if ((w = out_close(r, r == FB_OK ? "done" : r == FB_EINTR ? "interrupted" : "failed",
+			   NULL)) < 0 && r == FB_OK)
 		r = FB_EDEV;
 	return r;
 }

@@ -51,6 +51,7 @@ static const char *const why_text[AL_NWHY] = {
 	"a flashbench command line that no table follows",
 	"a row left out of its table (named above)",
 	"not a line of text (too long, or NUL bytes)",
+	"a row with a value no device gives (named above)",
 };
 
 void al_summary(const struct an_lines *l)

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum al_why { AL_TEXT, AL_COMMAND, AL_ROW, AL_NOT_TEXT, AL_NWHY };
+enum al_why { AL_TEXT, AL_COMMAND, AL_ROW, AL_NOT_TEXT, AL_VALUE, AL_NWHY };
 
 #define AL_RANGES 8
 

@@ -59,5 +59,6 @@ void anr_finish(const struct an_ra *r, unsigned run, bool readahead)
 		 t->line[0], t->line[t->n - 1], r->left_out ? ", some rows left out" : "");
 	vr_judge(t, 0, &v);
 	vr_print(t, &v, readahead ? "a readahead" : "requests", "");
+	vr_print_edge(t, &v, false);
 	mark(r, &v);
 }

@@ -22,36 +22,63 @@ static int pair_order(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
+static int by_key(const void *x, const void *y)
+{
+	const struct ci_row *const *a = x, *const *b = y;
+
+	return strcmp((*a)->key, (*b)->key);
+}
+
+/* b's rows sorted by key, so that a's find theirs in log n: n log n in all. */
+static const struct ci_row **sorted_rows(const struct ci_table *b, size_t nb)
+{
+	const struct ci_row **s = malloc((nb + 1) * sizeof(*s));
+
+	for (size_t j = 0; s && j < nb; j++)
+		s[j] = &b->rows[j];
+	if (s && nb)
+		qsort(s, nb, sizeof(*s), by_key);
+	return s;
+}
+
 size_t cp_pairs(const struct ci_table *a, const struct ci_table *b, struct cp_pair **out)
 {
 	size_t na = a ? a->nrows : 0, nb = b ? b->nrows : 0, n = 0;
 	struct cp_pair *p = calloc(na + nb + 1, sizeof(*p));
+	const struct ci_row **s = sorted_rows(b, nb);
+	bool *paired = calloc(nb + 1, sizeof(*paired));
 
 	*out = p;
-	if (!p)
+	if (!p || !s || !paired) {
+		free(s);
+		free(paired);
 		return 0;
+	}
 	for (size_t i = 0; i < na; i++) {
-		p[n].a = &a->rows[i];
-		p[n].order = a->rows[i].order;
-		for (size_t j = 0; j < nb; j++)
-			if (strcmp(b->rows[j].key, a->rows[i].key) == 0)
-				p[n].b = &b->rows[j];
+		const struct ci_row *key = &a->rows[i], **f = nb ? bsearch(&key, s, nb, sizeof(*s),
+									   by_key) : NULL;
+
+		p[n].a = key;
+		p[n].order = key->order;
+		if (f && !paired[*f - b->rows]) {
+			p[n].b = *f;
+			paired[*f - b->rows] = true;
+		}
 		n++;
 	}
-	for (size_t j = 0; j < nb; j++) {
-		bool paired = false;
-
-		for (size_t i = 0; i < n && !paired; i++)
-			paired = p[i].b == &b->rows[j];
-		if (!paired) {
+	for (size_t j = 0; j < nb; j++)
+		if (!paired[j]) {
 			p[n].b = &b->rows[j];
 			p[n].order = b->rows[j].order + (a && a->kind->key_type == CK_TEXT ? 1e9 : 0);
 			n++;
 		}
-	}
+	free(s);
+	free(paired);
 	for (size_t i = 0; i < n; i++)
-		if (p[i].a && p[i].b)
+		if (p[i].a && p[i].b) {
 			cj_judge(p[i].a->v, p[i].a->n, p[i].b->v, p[i].b->n, &p[i].j);
+			cj_digits(&p[i].j, p[i].a->step, p[i].b->step);
+		}
 	if ((a ? a->kind : b->kind)->key_type != CK_TEXT)
 		qsort(p, n, sizeof(*p), pair_order);
 	return n;
@@ -109,8 +136,8 @@ static void count(const struct cp_pair *p, size_t n, struct tally *t)
 }
 
 /* Nothing could be judged: what to run instead. */
-static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, char *text,
-			       size_t len)
+static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, bool from_text,
+			       char *text, size_t len)
 {
 	char runs[64];
 	double need[256];
@@ -128,7 +155,11 @@ static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, c
 	if (t->nneeded)
 		rerun = (unsigned)ceil(stats_median(need, t->nneeded));
 	rerun = rerun < 5 ? 5 : rerun > FB_MAX_RUNS ? FB_MAX_RUNS : rerun;
-	if (k->has_runs)
+	if (k->has_runs && from_text && k->text_median)
+		snprintf(text, len, "cannot tell: %s -- %s's text keeps one value a row (the median "
+			 "of its runs): rerun with --runs=%u --format=csv (or json), which keep every run",
+			 runs, k->option, rerun);
+	else if (k->has_runs)
 		snprintf(text, len, "cannot tell: %s -- rerun with --runs=%u", runs, rerun);
 	else
 		snprintf(text, len, "cannot tell: %s -- %s takes no --runs: save %u runs of it in "
@@ -138,7 +169,7 @@ static const char *cannot_tell(const struct ci_kind *k, const struct tally *t, c
 }
 
 const char *compare_summary_pairs(const struct ci_kind *k, const struct cp_pair *p, size_t n,
-				  char name, char *text, size_t len)
+				  char name, bool from_text, char *text, size_t len)
 {
 	struct tally *t = malloc(sizeof(*t));
 	const char *result;
@@ -157,7 +188,7 @@ const char *compare_summary_pairs(const struct ci_kind *k, const struct cp_pair 
 		snprintf(text, len, "cannot tell: no row in common");
 		result = "cannot_tell";
 	} else if (!t->told) {
-		result = cannot_tell(k, t, text, len);
+		result = cannot_tell(k, t, from_text, text, len);
 	} else if (t->sig < need) {
 		snprintf(text, len, "no real difference (%u of %u rows significant%s%s)", t->sig,
 			 t->told, t->sig ? ", as many as chance gives" : "", few);
@@ -190,7 +221,7 @@ const char *compare_summary(const struct ci_table *a, const struct ci_table *b, 
 {
 	struct cp_pair *p;
 	size_t n = cp_pairs(a, b, &p);
-	const char *r = compare_summary_pairs(a->kind, p, n, name, text, len);
+	const char *r = compare_summary_pairs(a->kind, p, n, name, false, text, len);
 
 	free(p);
 	return r;
@@ -203,11 +234,48 @@ static char *size_text(char *buf, size_t len, uint64_t v)
 	return fmt_size(buf, len, v);
 }
 
+/*
+ * What a test measures, beyond its sizes: reads or writes, linear or
+ * random, the open AUs of -O. Runs that differ in it are different
+ * experiments, whatever their rows look like.
+ */
+static int check_experiment(const struct ci_input *a, const struct ci_input *b, char name,
+			    char *err, size_t len)
+{
+	const char *what = NULL, *sa = "", *sb = "";
+	char na[24], nb[24];
+
+	if (a->write && b->write && a->write != b->write)
+		what = "--write", sa = a->write == CI_YES ? "with it" : "without",
+		sb = b->write == CI_YES ? "with --write" : "without --write";
+	else if (a->random && b->random && a->random != b->random)
+		what = "--random", sa = a->random == CI_YES ? "random" : "linear",
+		sb = b->random == CI_YES ? "with --random" : "without --random (linear)";
+	else if (a->open_au_nr && b->open_au_nr && a->open_au_nr != b->open_au_nr) {
+		snprintf(na, sizeof(na), "with %u", a->open_au_nr);
+		snprintf(nb, sizeof(nb), "with --open-au-nr=%u", b->open_au_nr);
+		what = "--open-au-nr", sa = na, sb = nb;
+	}
+	if (!what && a->log_interval && b->log_interval && a->log_interval != b->log_interval) {
+		fmt_time(na, sizeof(na), a->log_interval);
+		fmt_time(nb, sizeof(nb), b->log_interval);
+		snprintf(err, len, "--compare: %c (%s) was run with --log-interval=%s, A (%s) with %s: "
+			 "rows of different intervals (--log-interval)", name, b->path, nb, a->path, na);
+		return FB_EUSAGE;
+	}
+	if (!what)
+		return FB_OK;
+	snprintf(err, len, "--compare: %c (%s) was run %s, A (%s) %s: different experiments (%s)",
+		 name, b->path, sb, a->path, sa, what);
+	return FB_EUSAGE;
+}
+
 static int check_one(const struct ci_input *a, const struct ci_input *b, char name, char *err,
 		     size_t len)
 {
 	char va[64], vb[64];
 	bool common = false, bs = false, es = false;
+	int r;
 
 	for (size_t i = 0; i < b->ntables; i++) {
 		const struct ci_kind *k = b->tables[i].kind;
@@ -237,6 +305,8 @@ static int check_one(const struct ci_input *a, const struct ci_input *b, char na
 			 size_text(va, sizeof(va), a->blocksize));
 		return FB_EUSAGE;
 	}
+	if ((r = check_experiment(a, b, name, err, len)) != FB_OK)
+		return r;
 	if (es && a->erasesize && b->erasesize && a->erasesize != b->erasesize) {
 		snprintf(err, len, "--compare: %c (%s) was run with --erasesize=%s, A (%s) with %s: "
 			 "different erase sizes", name, b->path,

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "compare/compare_cmd.h"
+#include "core/engine.h"
 #include "core/out.h"
 #include "safety/safety.h"
 #include "compare/compare.h"
@@ -92,6 +93,8 @@ int compare_main(const struct fb_opts *o, int nargs, char **args)
 		return r;
 	if (!(in = calloc(CMP_MAX_INPUTS, sizeof(*in))))
 		return usage("%s%s", strerror(ENOMEM), "");
+	/* A signal ends the reading (exit 130), a closed pipe is a write error (1). */
+	eng_signals();
 	r = read_all(in, nargs, args, &n);
 	if (r == FB_OK && out_open(o->out, (enum out_format)o->format) < 0) {
 		fprintf(stderr, "flashbench: --out: cannot open '%s': %s\n", o->out, strerror(errno));
@@ -99,7 +102,12 @@ int compare_main(const struct fb_opts *o, int nargs, char **args)
 	} else if (r == FB_OK) {
 		out_run_begin(FB_VERSION, o->argc, o->argv);
 		compare_emit(in, n);
-		if (out_close(FB_OK, "done", NULL) < 0)
+		if (fb_stop) {
+			out_note("interrupted by signal %d: the lines above are all that was compared",
+				 (int)fb_stop);
+			r = FB_EINTR;
+		}
+		if (out_close(r, r == FB_OK ? "done" : "interrupted", NULL) < 0 && r == FB_OK)
 			r = FB_EDEV;
 	}
 	for (size_t i = 0; i < n; i++)

@@ -53,6 +53,7 @@ static void set_columns(struct ci_input *in, char *line)
 {
 	char *cell[CSV_MAX_COLS];
 	size_t n = split_csv(line, cell, CSV_MAX_COLS);
+	struct ci_table *t;
 
 	for (size_t i = 0; i < in->ncols; i++)
 		free(in->cols[i]);
@@ -63,6 +64,9 @@ static void set_columns(struct ci_input *in, char *line)
 		if ((in->cols[i] = strdup(cell[i])))
 			in->ncols = i + 1;
 	in->csv_header_next = false;
+	/* A log starts again (runs one after another): its first interval again. */
+	if (in->cur && (t = (struct ci_table *)ci_table_of(in, in->cur)))
+		t->ordinal = 0;
 }
 
 static int column(const struct ci_input *in, const char *name)
@@ -73,9 +77,35 @@ static int column(const struct ci_input *in, const char *name)
 	return -1;
 }
 
-/* A list field's cells: NAME_1 ... NAME_n. */
-static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const char *name,
-			 double *v)
+/*
+ * A value cell: all of it a number, and one a device can give (a rate
+ * of 1e+300 or -2e+07 B/s is none: see so_implausible_rate). -1 with the
+ * row counted as skipped, and why.
+ */
+static int cell_value(struct ci_input *in, enum ci_unit unit, const char *cell, double *v,
+		      double *rel)
+{
+	const char *why;
+	char *end;
+
+	*v = strtod(cell, &end);
+	if (end == cell || *end) {
+		ci_bad_row(in, "'%.40s' is no number", cell);
+		return -1;
+	}
+	why = unit == CU_BPS ? so_implausible_rate(*v) : unit == CU_IOPS ? so_implausible_iops(*v)
+	      : so_implausible_time(*v);
+	if (why) {
+		ci_bad_row(in, "%.40s is no value a device gives (%s)", cell, why);
+		return -1;
+	}
+	*rel = fmax(*rel, so_rel_step(cell));
+	return 0;
+}
+
+/* A list field's cells: NAME_1 ... NAME_n. -1 on a cell that is no value. */
+static int list_cells(struct ci_input *in, char **cell, size_t n, const char *name, double *v,
+		      double *rel)
 {
 	size_t len = strlen(name), k = 0;
 
@@ -83,14 +113,34 @@ static size_t list_cells(const struct ci_input *in, char **cell, size_t n, const
 		const char *c = in->cols[i];
 
 		if (strncmp(c, name, len) == 0 && c[len] == '_' && c[len + 1] &&
-		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0])
-			v[k++] = strtod(cell[i], NULL);
+		    strspn(c + len + 1, "0123456789") == strlen(c + len + 1) && cell[i][0] &&
+		    cell_value(in, in->cur->unit, cell[i], &v[k++], rel) < 0)
+			return -1;
 	}
-	return k;
+	return (int)k;
+}
+
+/* "12.3s": a time of a log as its interval shows it, every row of it distinct. */
+static void log_time(char *key, size_t len, double ns, double interval)
+{
+	int d = 0;
+
+	while (d < 9 && fabs(interval / 1e9 * pow(10, d) - round(interval / 1e9 * pow(10, d))) > 1e-6)
+		d++;
+	snprintf(key, len, "%.*fs", d, ns / 1e9);
+}
+
+/* A log's interval from its first row's time, which ends a little late: two digits, down. */
+static double first_interval(double x)
+{
+	double p = x > 0 ? pow(10, floor(log10(x)) - 1) : 0;
+
+	return p > 0 ? floor(x / p) * p : 1e9;
 }
 
 /* The key of a row as shown, and where it sorts. -1 when the cell is empty. */
-static int row_key(struct ci_table *t, const char *cell, char *key, size_t len, double *order)
+static int row_key(struct ci_input *in, struct ci_table *t, const char *cell, char *key,
+		   size_t len, double *order)
 {
 	double x = strtod(cell, NULL);
 
@@ -109,14 +159,15 @@ static int row_key(struct ci_table *t, const char *cell, char *key, size_t len, 
 		break;
 	case CK_TIME:
 		/*
-		 * A log's rows come every --log-interval of device time, a
-		 * little late; the last one is a partial interval. Paired by
-		 * the interval they end, the first row's time rounded.
+		 * A log's rows come every --log-interval of device time, each
+		 * a little late, the lateness adding up; the last one is a
+		 * partial interval. Paired by their place in the log (the
+		 * k-th interval), shown as k intervals.
 		 */
 		if (!t->interval)
-			t->interval = x > 0 ? so_round_time(x) : 1e9;
-		x = ceil(x / t->interval - 0.25) * t->interval;
-		fmt_time(key, len, x);
+			t->interval = in->log_interval ? in->log_interval : first_interval(x);
+		x = (double)++t->ordinal * t->interval;
+		log_time(key, len, x, t->interval);
 		break;
 	}
 	*order = x;
@@ -127,9 +178,9 @@ static void data_line(struct ci_input *in, char *line)
 {
 	const struct ci_kind *k = in->cur;
 	char *cell[CSV_MAX_COLS], key[48];
-	double v[CI_MAX_RUNS], order;
-	size_t n = split_csv(line, cell, CSV_MAX_COLS), nv = 0;
-	int kc = column(in, k->key), vc;
+	double v[CI_MAX_RUNS], order, rel = 0;
+	size_t n = split_csv(line, cell, CSV_MAX_COLS), nv;
+	int kc = column(in, k->key), vc, r = 0;
 	struct ci_table *t = ci_table_for(in, k);
 
 	if (kc < 0 || (size_t)kc >= n || !t)
@@ -141,20 +192,27 @@ static void data_line(struct ci_input *in, char *line)
 		set_columns(in, line);
 		return;
 	}
-	if (row_key(t, cell[kc], key, sizeof(key), &order) < 0)
+	/* A row cut short (a file cut, a paste cut): its last cell is cut too. */
+	if (n < in->ncols) {
+		ci_bad_row(in, "%zu of %zu cells (cut short)", n, in->ncols);
 		return;
-	if (k->runs)
-		nv = list_cells(in, cell, n, k->runs, v);
+	}
+	if (row_key(in, t, cell[kc], key, sizeof(key), &order) < 0)
+		return;
+	if (k->runs && (r = list_cells(in, cell, n, k->runs, v, &rel)) < 0)
+		return;
+	nv = r > 0 ? (size_t)r : 0;
 	if (!nv) {
-		const char *name = k->value_random && strncmp(key, "random", 6) == 0
-				   ? k->value_random : k->value;
+		bool random = k->value_random && strncmp(key, "random", 6) == 0;
+		const char *name = random ? k->value_random : k->value;
 
 		vc = name ? column(in, name) : -1;
 		if (vc < 0 || (size_t)vc >= n || !cell[vc][0])
 			return;
-		v[nv++] = strtod(cell[vc], NULL);
+		if (cell_value(in, random ? CU_IOPS : k->unit, cell[vc], &v[nv++], &rel) < 0)
+			return;
 	}
-	ci_add(t, key, order, v, nv);
+	ci_add(t, key, order, v, nv, rel);
 }
 
 /* "# device: PATH (KIND), N bytes, sector S" */
@@ -194,14 +252,25 @@ static void comment_line(struct ci_input *in, const char *s)
 	unsigned long long v;
 	const char *colon;
 
-	if (strncmp(s, "flashbench ", 11) == 0 && (colon = strstr(s, ": ")))
+	if (strncmp(s, "flashbench ", 11) == 0 && (colon = strstr(s, ": "))) {
 		snprintf(in->command, sizeof(in->command), "%s", colon + 2);
+		in->csv_run = true;
+	} else if (strncmp(s, "status: ", 8) == 0)
+		in->csv_status = true;
 	else if (strncmp(s, "device: ", 8) == 0)
 		device_line(in, s + 8);
 	else if (sscanf(s, "parameter blocksize=%llu", &v) == 1)
 		in->blocksize = v;
 	else if (sscanf(s, "parameter erasesize=%llu", &v) == 1)
 		in->erasesize = v;
+	else if (sscanf(s, "parameter log-interval=%llu", &v) == 1)
+		in->log_interval = (double)v;
+	else if (sscanf(s, "parameter open-au-nr=%llu", &v) == 1)
+		in->open_au_nr = (unsigned)v;
+	else if (strncmp(s, "parameter write=", 16) == 0)
+		in->write = strcmp(s + 16, "true") == 0 ? CI_YES : CI_NO;
+	else if (strncmp(s, "parameter random=", 17) == 0)
+		in->random = strcmp(s + 17, "true") == 0 ? CI_YES : CI_NO;
 	else if (strncmp(s, "table: ", 7) == 0)
 		table_line(in, s + 7);
 	else if (strncmp(s, "test: ", 6) == 0) {	/* a JSON document's test */

@@ -173,14 +173,23 @@ static void record_lines(struct ai_json *j, const struct sj_record *in)
 	}
 }
 
+/* Text inside one line: a line break in it (a file name's) would start another. */
+static void put_inline(struct ai_json *j, const char *t)
+{
+	for (; *t; t++)
+		put(j, *t == '\n' ? "\\n" : *t == '\r' ? "\\r" : "%c", *t);
+}
+
 /* "command" as the "# flashbench ?: ..." line of the CSV. */
 static void command(struct ai_json *j)
 {
 	const char *word = j->w.words;
 
 	put(j, "# flashbench ?: ");
-	for (size_t i = 0; i < j->w.nwords; i++, word += strlen(word) + 1)
-		put(j, "%s%s", i ? " " : "", word);
+	for (size_t i = 0; i < j->w.nwords; i++, word += strlen(word) + 1) {
+		put(j, "%s", i ? " " : "");
+		put_inline(j, word);
+	}
 	put(j, "\n");
 }
 
@@ -190,16 +199,19 @@ static void device(struct ai_json *j)
 	const struct sj_value *size = sj_field(&j->w.rec, "size_bytes");
 	const char *path = sj_text(&j->w.rec, "path"), *kind = sj_text(&j->w.rec, "kind");
 
-	put(j, "# device: %.1023s (%.63s), %.0f bytes\n", path ? path : "", kind ? kind : "",
-	    size && size->tok == JT_NUMBER ? size->num : 0);
+	put(j, "# device: ");
+	put_inline(j, path ? path : "");
+	put(j, " (%.63s), %.0f bytes\n", kind ? kind : "", size && size->tok == JT_NUMBER ? size->num : 0);
 }
 
-/* "parameters": each number as a "# parameter NAME=VALUE" line. */
+/* "parameters": each number, true or false as a "# parameter NAME=VALUE" line. */
 static void parameters(struct ai_json *j)
 {
 	for (size_t i = 0; i < j->w.rec.nv; i++) {
 		const struct sj_value *x = &j->w.rec.v[i];
 
+		if (x->tok == JT_TRUE || x->tok == JT_FALSE)
+			put(j, "# parameter %s=%s\n", x->key, x->tok == JT_TRUE ? "true" : "false");
 		if (x->tok != JT_NUMBER)
 			continue;
 		put(j, "# parameter %s=", x->key);

@@ -1,4 +1,5 @@
 /* --compare's judgement of a row and of a test: see compare_judge.h. */
+#include <float.h>
 #include <math.h>
 
 #include "compare/compare_judge.h"
@@ -45,14 +46,20 @@ unsigned cj_runs_needed(double d, double sd)
 		return CJ_MAX_ESTIMATE + 1;
 	if (sd <= 0)
 		return CJ_MIN_RUNS;
+	/* Both depend on n alone: worked out once, not for each of a log's rows. */
+	static double need_of[CJ_MAX_ESTIMATE + 1], range_of[CJ_MAX_ESTIMATE + 1];
+
 	for (unsigned n = CJ_MIN_RUNS; n <= CJ_MAX_ESTIMATE; n++) {
 		double df = 2.0 * (n - 1);
-		double need = t_quantile(STATS_ALPHA, df) + t_quantile(0.40, df);
 
+		if (!need_of[n]) {
+			need_of[n] = t_quantile(STATS_ALPHA, df) + t_quantile(0.40, df);
+			range_of[n] = cj_expected_range(n);
+		}
 		/* The spread grows with the runs: past it, more runs do not help. */
-		if (d <= cj_expected_range(n) * sd)
+		if (d <= range_of[n] * sd)
 			return CJ_MAX_ESTIMATE + 1;
-		if (d / (sd * sqrt(2.0 / n)) >= need)
+		if (d / (sd * sqrt(2.0 / n)) >= need_of[n])
 			return n;
 	}
 	return CJ_MAX_ESTIMATE + 1;
@@ -85,17 +92,32 @@ void cj_judge(const double *a, size_t na, const double *b, size_t nb, struct cj_
 		    : c.verdict == STATS_WITHIN_SPREAD ? CJ_WITHIN_SPREAD : CJ_NOISE;
 }
 
+void cj_digits(struct cj_row *r, double step_a, double step_b)
+{
+	double d = fabs(r->median_b - r->median_a);
+	/* And a few units of the last place: the values are doubles read from decimals. */
+	double ulps = 8 * DBL_EPSILON * fmax(fabs(r->median_a), fabs(r->median_b));
+
+	if ((r->result == CJ_SIGNIFICANT || r->result == CJ_WITHIN_SPREAD) &&
+	    d <= (step_a + step_b) / 2 + ulps)
+		r->result = CJ_ROUNDING;
+}
+
 unsigned cj_rows_needed(unsigned m)
 {
-	/* P(X >= k) for X binomial(m, 0.05), summed from the top. */
-	for (unsigned k = 1; k <= m; k++) {
-		double tail = 0;
+	/*
+	 * P(X >= k) for X binomial(m, 0.05), summed once from the top: the
+	 * least k whose tail is below 5% is one above where the sum reaches
+	 * it. Linear in m (a log of a million rows), where a sum per k was
+	 * quadratic.
+	 */
+	double tail = 0;
 
-		for (unsigned i = k; i <= m; i++)
-			tail += exp(lgamma(m + 1.0) - lgamma(i + 1.0) - lgamma(m - i + 1.0) +
-				    i * log(STATS_ALPHA) + (m - i) * log(1 - STATS_ALPHA));
-		if (tail < STATS_ALPHA)
-			return k;
+	for (unsigned i = m; i >= 1; i--) {
+		tail += exp(lgamma(m + 1.0) - lgamma(i + 1.0) - lgamma(m - i + 1.0) +
+			    i * log(STATS_ALPHA) + (m - i) * log(1 - STATS_ALPHA));
+		if (tail >= STATS_ALPHA)
+			return i + 1 > m ? m : i + 1;
 	}
-	return m;
+	return 1;
 }

@@ -15,7 +15,7 @@
 /* The most runs an estimate of the runs needed goes up to. */
 #define CJ_MAX_ESTIMATE 100
 
-enum cj_result { CJ_CANNOT_TELL, CJ_NOISE, CJ_WITHIN_SPREAD, CJ_SIGNIFICANT };
+enum cj_result { CJ_CANNOT_TELL, CJ_NOISE, CJ_WITHIN_SPREAD, CJ_SIGNIFICANT, CJ_ROUNDING };
 
 struct cj_row {
 	enum cj_result result;
@@ -34,6 +34,13 @@ struct cj_row {
 };
 
 void cj_judge(const double *a, size_t na, const double *b, size_t nb, struct cj_row *r);
+/*
+ * The inputs' precision: each side's values as printed are off by up to
+ * half their step (the place of the last digit shown), and so is the
+ * median of them. Medians no further apart than that could be the same
+ * value printed twice: a difference called real becomes CJ_ROUNDING.
+ */
+void cj_digits(struct cj_row *r, double step_a, double step_b);
 
 /*
  * The runs per side for a difference d of the medians with runs of

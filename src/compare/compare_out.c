@@ -51,7 +51,7 @@ static int side_text(char *buf, size_t len, double median, double spread, uint64
 	if (!runs)
 		return snprintf(buf, len, "%10s %7s %4s", "-", "", "");
 	value_text(v, sizeof(v), median, unit);
-	if (runs > 1 && median != 0)
+	if (runs > 1 && median != 0 && isfinite(spread))
 		snprintf(s, sizeof(s), "%.1f%%", fabs(spread / median) * 100);
 	return snprintf(buf, len, "%10s %7s %4llu", v, s, (unsigned long long)runs);
 }
@@ -67,6 +67,7 @@ static int key_width(const char *test)
 static const char *const judgements[][2] = {
 	{ "significant", "significant" }, { "within_noise", "within noise" },
 	{ "within_spread", "within noise (p < 0.05, but within the spread of the runs)" },
+	{ "within_rounding", "within rounding (no change beyond the digits printed)" },
 	{ "only_in_base", "only in A" }, { "only_in_input", "only in this input" },
 };
 
@@ -170,6 +171,7 @@ static const char *judgement_name(const struct cp_pair *p)
 	case CJ_SIGNIFICANT: return "significant";
 	case CJ_WITHIN_SPREAD: return "within_spread";
 	case CJ_NOISE: return "within_noise";
+	case CJ_ROUNDING: return "within_rounding";
 	case CJ_CANNOT_TELL: break;
 	}
 	return "cannot_tell";
@@ -225,7 +227,7 @@ static void only_note(const struct cp_pair *p, size_t n, bool base, char name)
 }
 
 static void compare_test(const struct ci_kind *k, const struct ci_table *a,
-			 const struct ci_table *b, char name)
+			 const struct ci_table *b, char name, bool from_text)
 {
 	struct cp_pair *p;
 	size_t n = cp_pairs(a, b, &p);
@@ -239,7 +241,7 @@ static void compare_test(const struct ci_kind *k, const struct ci_table *a,
 		emit_pair(k, &p[i], x);
 	only_note(p, n, true, 'A');
 	only_note(p, n, false, name);
-	result = compare_summary_pairs(k, p, n, name, text, sizeof(text));
+	result = compare_summary_pairs(k, p, n, name, from_text, text, sizeof(text));
 	out_verdict(&(struct out_verdict){ .label = "compare", .name = k->table, .result = result },
 		    "%s: %s", k->option, text);
 	free(p);
@@ -266,24 +268,53 @@ static void heading(const struct ci_input *in, char name)
 		 in->date[0] ? "dated" : "file dated", in->date[0] ? in->date : date);
 }
 
-/* The nth verdict of a topic in an input; NULL when it has fewer. */
-static const struct ci_verdict *nth_verdict(const struct ci_input *in, const char *topic,
-					    size_t nth)
+/* A claim without its numbers: "erase block 4MiB" and "erase block 8MiB" say the same kind. */
+static void claim_kind(const char *claim, char *out, size_t len)
 {
-	for (size_t i = 0; i < in->nverdicts; i++)
-		if (strcmp(in->verdicts[i].topic, topic) == 0 && nth-- == 0)
-			return &in->verdicts[i];
-	return NULL;
+	size_t at = 0;
+
+	out[0] = '\0';
+	while (*claim) {
+		size_t n = strcspn(claim, " ");
+
+		if (!memchr(claim, '0', n) && strcspn(claim, "0123456789") >= n && at < len)
+			at += (size_t)snprintf(out + at, len - at, "%.*s ", (int)n, claim);
+		claim += n + strspn(claim + n, " ");
+	}
 }
 
-/* Which of its topic's verdicts in its input this one is (0: the first). */
-static size_t rank_of(const struct ci_input *in, size_t i)
+/*
+ * Which of b's verdicts answers each of a's (-1: none): the same claim
+ * first, then one of its kind ("erase block 8MiB" against "4MiB"), then
+ * what is left of the topic in order -- never by place alone, so a
+ * verdict one input has more of ("1 row left out") does not shift the rest.
+ */
+static void match_verdicts(const struct ci_input *a, const struct ci_input *b,
+			   int m[CI_MAX_VERDICTS], bool used[CI_MAX_VERDICTS])
 {
-	size_t nth = 0;
+	char ka[160], kb[160];
 
-	for (size_t k = 0; k < i; k++)
-		nth += strcmp(in->verdicts[k].topic, in->verdicts[i].topic) == 0;
-	return nth;
+	memset(used, 0, CI_MAX_VERDICTS * sizeof(*used));
+	for (size_t i = 0; i < a->nverdicts; i++)
+		m[i] = -1;
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < a->nverdicts; i++) {
+			const struct ci_verdict *va = &a->verdicts[i];
+
+			claim_kind(va->claim, ka, sizeof(ka));
+			for (size_t k = 0; m[i] < 0 && k < b->nverdicts; k++) {
+				const struct ci_verdict *vb = &b->verdicts[k];
+
+				if (used[k] || strcmp(va->topic, vb->topic) != 0)
+					continue;
+				claim_kind(vb->claim, kb, sizeof(kb));
+				if (pass == 0 ? strcmp(va->claim, vb->claim) == 0
+				    : pass == 1 ? strcmp(ka, kb) == 0 : true) {
+					m[i] = (int)k;
+					used[k] = true;
+				}
+			}
+		}
 }
 
 static void verdict_row(const char *topic, const char *x, const char *ca, const char *cb)
@@ -295,23 +326,20 @@ static void verdict_row(const char *topic, const char *x, const char *ca, const 
 static void compare_verdicts(const struct ci_input *a, const struct ci_input *b, char name)
 {
 	char x[2] = { name, '\0' };
+	int m[CI_MAX_VERDICTS];
+	bool used[CI_MAX_VERDICTS];
 
 	if (!a->nverdicts && !b->nverdicts)
 		return;
 	out_test_begin("compare");
 	out_note("verdicts: %c against A, without their evidence", name);
-	for (size_t i = 0; i < a->nverdicts; i++) {
-		const struct ci_verdict *va = &a->verdicts[i];
-		const struct ci_verdict *vb = nth_verdict(b, va->topic, rank_of(a, i));
-
-		verdict_row(va->topic, x, va->claim, vb ? vb->claim : "");
-	}
-	for (size_t i = 0; i < b->nverdicts; i++) {
-		const struct ci_verdict *vb = &b->verdicts[i];
-
-		if (!nth_verdict(a, vb->topic, rank_of(b, i)))
-			verdict_row(vb->topic, x, "", vb->claim);
-	}
+	match_verdicts(a, b, m, used);
+	for (size_t i = 0; i < a->nverdicts; i++)
+		verdict_row(a->verdicts[i].topic, x, a->verdicts[i].claim,
+			    m[i] >= 0 ? b->verdicts[m[i]].claim : "");
+	for (size_t k = 0; k < b->nverdicts; k++)
+		if (!used[k])
+			verdict_row(b->verdicts[k].topic, x, "", b->verdicts[k].claim);
 }
 
 /* The tests of an input that the baseline has not, or the other way round. */
@@ -327,11 +355,26 @@ static void unshared(const struct ci_input *a, const struct ci_input *b, char na
 				 name);
 }
 
+/* What an input lost: rows skipped, and a file that may be cut short. */
+static void losses(const struct ci_input *in, char name)
+{
+	if (in->rows_bad)
+		out_note("%c: %lu row%s skipped, not compared (%s%s)", name, in->rows_bad,
+			 in->rows_bad == 1 ? "" : "s", in->rows_bad == 1 ? "" : "the first: ", in->bad);
+	if (in->merged)
+		out_note("%c: %u runs one after another: read as more runs of each row", name,
+			 in->merged + 1);
+	/* A JSON document cut short is refused by its reader. */
+	if (in->csv_run && !in->csv_status && strcmp(in->format, "csv") == 0)
+		out_note("%c: no \"# status\" line at its end: the run or the file was cut short", name);
+}
+
 void compare_emit(const struct ci_input *in, size_t n)
 {
 	out_test_begin("compare");
 	for (size_t i = 0; i < n; i++) {
 		heading(&in[i], (char)('A' + i));
+		losses(&in[i], (char)('A' + i));
 		if (in[i].ignored[0])
 			out_note("%c: %s: not compared (rows of no value to compare)",
 				 (char)('A' + i), in[i].ignored);
@@ -347,7 +390,8 @@ void compare_emit(const struct ci_input *in, size_t n)
 
 			if (b)
 				compare_test(in[0].tables[t].kind, &in[0].tables[t], b,
-					     (char)('A' + i));
+					     (char)('A' + i), strcmp(in[0].format, "text") == 0 ||
+					     strcmp(in[i].format, "text") == 0);
 		}
 	for (size_t i = 1; i < n; i++)
 		compare_verdicts(&in[0], &in[i], (char)('A' + i));

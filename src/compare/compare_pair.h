@@ -6,6 +6,7 @@
 #ifndef FB_COMPARE_PAIR_H
 #define FB_COMPARE_PAIR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "compare/compare_input.h"
@@ -19,8 +20,9 @@ struct cp_pair {
 
 /* The pairs in key order (text keys: the baseline's order); *out to free(). */
 size_t cp_pairs(const struct ci_table *a, const struct ci_table *b, struct cp_pair **out);
-/* The summary verdict of n pairs (see compare_summary). */
+/* The summary verdict of n pairs (see compare_summary); text: an input is
+ * text, which keeps one value a row for a kind with text_median. */
 const char *compare_summary_pairs(const struct ci_kind *k, const struct cp_pair *p, size_t n,
-				  char name, char *text, size_t len);
+				  char name, bool text, char *out, size_t len);
 
 #endif

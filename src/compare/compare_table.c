@@ -3,6 +3,7 @@
  * compared and by what, and the rows and verdict lines of one input.
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,19 +18,19 @@
  */
 static const struct ci_kind kinds[] = {
 	{ "readahead", "--readahead", "size_bytes", CK_BYTES, "rate_bps", NULL, NULL, CU_BPS, 1,
-	  true, false, false },
+	  true, false, false, false },
 	{ "open-au", "-O", "block_bytes", CK_BYTES, "rate_runs_bps", "rate_bps", NULL, CU_BPS, 1,
-	  true, true, true },
+	  true, true, true, true },
 	{ "queue-depth", "--queue-depth", "depth", CK_COUNT, "iops_runs", "iops", NULL, CU_IOPS, 1,
-	  true, true, false },
+	  true, true, false, false },
 	{ "align", "-a", "boundary_bytes", CK_BYTES, NULL, "diff_ns", NULL, CU_NS, 0,
-	  false, true, false },
+	  false, true, false, false },
 	{ "interval", "-i", "size_bytes", CK_BYTES, NULL, "time_ns", NULL, CU_NS, -1,
-	  false, false, false },
+	  false, false, false, false },
 	{ "sustained", "--sustained", "elapsed_ns", CK_TIME, NULL, "rate_bps", NULL, CU_BPS, 1,
-	  false, true, false },
+	  false, true, false, false },
 	{ "app-class", "--app-class", "figure", CK_TEXT, NULL, "rate_bps", "iops", CU_BPS, 1,
-	  false, false, false },
+	  false, false, false, false },
 };
 
 const struct ci_kind *ci_kind_of(const char *table)
@@ -60,31 +61,93 @@ struct ci_table *ci_table_for(struct ci_input *in, const struct ci_kind *k)
 	return t;
 }
 
-void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n)
+/* FNV-1a: where a key's row is looked up. */
+static size_t key_hash(const char *key)
 {
-	struct ci_row *r = NULL;
+	size_t h = 14695981039346656037ull;
 
-	for (size_t i = 0; i < t->nrows && !r; i++)
-		if (strcmp(t->rows[i].key, key) == 0)
-			r = &t->rows[i];
-	if (!r) {
-		if (t->nrows == t->cap) {
-			size_t cap = t->cap ? 2 * t->cap : 32;
-			struct ci_row *p = realloc(t->rows, cap * sizeof(*p));
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of key in t's index: its row's (+1), or the free one it would take. */
+static size_t *slot(const struct ci_table *t, const char *key)
+{
+	size_t mask = t->nindex - 1, i = key_hash(key) & mask;
+
+	while (t->index[i] && strcmp(t->rows[t->index[i] - 1].key, key) != 0)
+		i = (i + 1) & mask;
+	return &t->index[i];
+}
+
+/* The index kept under half full: a row is found in O(1), not by a scan of them all. */
+static int grow_index(struct ci_table *t)
+{
+	size_t n = t->nindex ? 2 * t->nindex : 64;
+	size_t *old = t->index, nold = t->nindex;
+
+	if (2 * (t->nrows + 1) <= t->nindex)
+		return 0;
+	if (!(t->index = calloc(n, sizeof(*t->index)))) {
+		t->index = old;
+		return -1;
+	}
+	t->nindex = n;
+	for (size_t i = 0; i < nold; i++)
+		if (old[i])
+			*slot(t, t->rows[old[i] - 1].key) = old[i];
+	free(old);
+	return 0;
+}
+
+static struct ci_row *new_row(struct ci_table *t, const char *key, double order)
+{
+	struct ci_row *r;
+
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 32;
+		struct ci_row *p = realloc(t->rows, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		t->rows = p;
+		t->cap = cap;
+	}
+	r = &t->rows[t->nrows++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->key, sizeof(r->key), "%s", key);
+	r->order = order;
+	*slot(t, r->key) = t->nrows;
+	return r;
+}
+
+void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n,
+	    double rel)
+{
+	size_t *at;
+	struct ci_row *r;
+
+	if (grow_index(t) < 0)
+		return;
+	at = slot(t, key);
+	if (!(r = *at ? &t->rows[*at - 1] : new_row(t, key, order)))
+		return;
+	for (size_t i = 0; i < n && r->n < CI_MAX_RUNS; i++) {
+		if (!isfinite(v[i]))
+			continue;
+		if (r->n == r->cap) {
+			unsigned cap = r->cap ? 2 * r->cap : 1;
+			double *p = realloc(r->v, cap * sizeof(*p));
 
 			if (!p)
 				return;
-			t->rows = p;
-			t->cap = cap;
+			r->v = p;
+			r->cap = cap;
 		}
-		r = &t->rows[t->nrows++];
-		memset(r, 0, sizeof(*r));
-		snprintf(r->key, sizeof(r->key), "%s", key);
-		r->order = order;
+		r->v[r->n++] = v[i];
+		r->step = fmax(r->step, rel * fabs(v[i]));
 	}
-	for (size_t i = 0; i < n && r->n < CI_MAX_RUNS; i++)
-		if (isfinite(v[i]))
-			r->v[r->n++] = v[i];
 }
 
 /* The lines that are verdicts, by their start: the label and what follows. */
@@ -147,9 +210,28 @@ void ci_verdict_line(struct ci_input *in, const char *line)
 	snprintf(v->text, sizeof(v->text), "%s", line);
 }
 
+void ci_bad_row(struct ci_input *in, const char *fmt, ...)
+{
+	size_t at;
+	va_list ap;
+
+	if (in->rows_bad++)
+		return;
+	at = (size_t)snprintf(in->bad, sizeof(in->bad), "line %llu: ", in->line);
+	va_start(ap, fmt);
+	vsnprintf(in->bad + at, sizeof(in->bad) - at, fmt, ap);
+	va_end(ap);
+}
+
 void ci_free(struct ci_input *in)
 {
-	for (size_t i = 0; i < in->ntables; i++)
-		free(in->tables[i].rows);
+	for (size_t i = 0; i < in->ntables; i++) {
+		struct ci_table *t = &in->tables[i];
+
+		for (size_t k = 0; k < t->nrows; k++)
+			free(t->rows[k].v);
+		free(t->rows);
+		free(t->index);
+	}
 	in->ntables = 0;
 }

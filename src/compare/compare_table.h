@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <time.h>
 
+enum { CI_NO = 1, CI_YES = 2 };
+
 /* The most runs of one row: --runs' limit, or repeated rows of a text file. */
 #define CI_MAX_RUNS 64
 #define CI_MAX_TABLES 8
@@ -33,6 +35,7 @@ struct ci_kind {
 	int better;		/* +1 higher is better, -1 lower, 0 neither */
 	bool has_runs;		/* the test takes --runs */
 	bool uses_blocksize, uses_erasesize;
+	bool text_median;	/* its text keeps one value a row (-O: the median of its runs) */
 };
 
 /* The kind of a table name; NULL for one that is not compared. */
@@ -41,15 +44,19 @@ const struct ci_kind *ci_kind_of(const char *table);
 struct ci_row {
 	char key[48];		/* as shown: "4KiB", "4", "random read 4KiB", "3s" */
 	double order;		/* where it sorts (the key's number; text: first seen) */
-	double v[CI_MAX_RUNS];
-	unsigned n;
+	double *v;		/* its runs' values, up to CI_MAX_RUNS (a log has a
+				 * million rows of one run: no room kept for 64) */
+	unsigned n, cap;
+	double step;		/* the coarsest rounding of its values as printed */
 };
 
 struct ci_table {
 	const struct ci_kind *kind;
 	struct ci_row *rows;
 	size_t nrows, cap;
-	double interval;	/* --sustained: the log interval in ns (the first row's time) */
+	size_t *index, nindex;	/* rows by a hash of their key (+1; 0: free) */
+	double interval;	/* --sustained: the log interval in ns */
+	unsigned long ordinal;	/* --sustained: the rows of the log being read so far */
 };
 
 struct ci_verdict {
@@ -66,6 +73,10 @@ struct ci_input {
 	char dev_kind[64];
 	uint64_t dev_size;	/* 0: not carried */
 	uint64_t erasesize, blocksize;	/* 0: not carried */
+	/* What else decides what a test measures: CI_NO, CI_YES, or 0 (not carried). */
+	int write, random;
+	unsigned open_au_nr;		/* 0: not carried */
+	double log_interval;		/* --sustained's, ns (0: not carried) */
 	char date[64];		/* the date the input carries (a mail's "Date:") */
 	time_t mtime;
 	uint64_t ra_mark;	/* the readahead row marked "==>" (0: none) */
@@ -75,8 +86,13 @@ struct ci_input {
 	struct ci_verdict verdicts[CI_MAX_VERDICTS];
 	size_t nverdicts;
 	unsigned long rows_ignored;	/* text: rows of a test that is not compared (find-fat) */
+	unsigned long rows_bad;		/* rows skipped: cut short, no number, no plausible value */
+	char bad[256];			/* the first of them: "line 27: 3 of 12 cells (cut short)" */
+	unsigned merged;		/* runs after the first read as more runs of its rows */
+	bool csv_run, csv_status;	/* CSV: a "# flashbench" line seen; its "# status" line */
 	char ignored[128];		/* CSV, JSON: the tables of such tests, for the note */
 	/* reading state */
+	unsigned long long line;	/* the line being read */
 	const struct ci_kind *cur;	/* the table being read */
 	char topic[32];
 	char **cols;			/* CSV: the column names of the current table */
@@ -90,8 +106,12 @@ void ci_free(struct ci_input *in);
 const struct ci_table *ci_table_of(const struct ci_input *in, const struct ci_kind *k);
 
 struct ci_table *ci_table_for(struct ci_input *in, const struct ci_kind *k);
-/* A value of a row: a new row, or another run of a row with that key. */
-void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n);
+/* A value of a row: a new row, or another run of a row with that key.
+ * rel: their rounding as printed, relative to each (so_rel_step). */
+void ci_add(struct ci_table *t, const char *key, double order, const double *v, size_t n,
+	    double rel);
+/* A row skipped, and why: counted, the first named (in->line). */
+void ci_bad_row(struct ci_input *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line "LABEL: TEXT" of a verdict (topic: the test) into in->verdicts. */
 void ci_verdict_line(struct ci_input *in, const char *line);
 /* Reading a file: its inputs (one, or one per run). */
@@ -101,5 +121,6 @@ struct ci_reader {
 	char title[160];	/* the last line that was no saved output: a run's title */
 	bool skipped;		/* the line being read had nothing usable */
 	bool in_readahead;	/* inside a readahead table: rows without units count */
+	unsigned long long overflow;	/* the line of the first run beyond max (0: none) */
 };
 #endif

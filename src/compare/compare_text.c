@@ -17,8 +17,12 @@ struct ci_input *ci_next_run(struct ci_reader *rd)
 {
 	struct ci_input *cur = &rd->ins[rd->n - 1], *in;
 
-	if (rd->n == rd->max)
+	if (rd->n == rd->max) {
+		cur->merged++;	/* said in its heading, or refused (ci_read_runs) */
+		if (rd->max > 1 && !rd->overflow)
+			rd->overflow = cur->line;
 		return cur;
+	}
 	in = &rd->ins[rd->n++];
 	memset(in, 0, sizeof(*in));
 	in->path = cur->path;
@@ -37,7 +41,7 @@ static struct ci_input *run_starts(struct ci_reader *rd)
 {
 	struct ci_input *in = &rd->ins[rd->n - 1];
 
-	if (rd->max > 1 && in->ntables)
+	if (in->ntables)
 		return ci_next_run(rd);
 	if (!in->device[0] && rd->title[0])
 		snprintf(in->device, sizeof(in->device), "%s", rd->title);
@@ -54,6 +58,11 @@ static void command(struct ci_reader *rd, struct ci_input *in, const struct so_l
 		in->erasesize = l->erase;
 	if (l->blocksize)
 		in->blocksize = l->blocksize;
+	if (l->nr && l->is_open_au)
+		in->open_au_nr = l->nr;
+	/* A flashbench -O without --random writes linearly. */
+	if (l->random || l->linear || (l->is_flashbench && l->is_open_au))
+		in->random = l->random ? CI_YES : CI_NO;
 	/* The original's defaults: 16KiB blocks, 4MiB erase blocks. */
 	if (l->is_flashbench && !in->erasesize)
 		in->erasesize = 4ull << 20;
@@ -61,7 +70,8 @@ static void command(struct ci_reader *rd, struct ci_input *in, const struct so_l
 		in->blocksize = 16ull << 10;
 }
 
-static void row(struct ci_input *in, const char *table, uint64_t size, const double *v, size_t n)
+static void row(struct ci_input *in, const char *table, uint64_t size, const double *v, size_t n,
+		double rel)
 {
 	char key[FB_FMT_LEN];
 	struct ci_table *t = ci_table_for(in, ci_kind_of(table));
@@ -69,7 +79,7 @@ static void row(struct ci_input *in, const char *table, uint64_t size, const dou
 	/* The "verdict:" lines that follow are this test's. */
 	snprintf(in->topic, sizeof(in->topic), "%s", table);
 	if (t)
-		ci_add(t, fmt_size(key, sizeof(key), size), (double)size, v, n);
+		ci_add(t, fmt_size(key, sizeof(key), size), (double)size, v, n, rel);
 }
 
 static void text_record(void *ctx, const struct so_line *l)
@@ -83,32 +93,42 @@ static void text_record(void *ctx, const struct so_line *l)
 		command(rd, in, l);
 		break;
 	case SO_RA_HEADER:
-		if (!rd->in_readahead)
+		/* A second table's header, though no blank line came between. */
+		if (!rd->in_readahead || ci_table_of(in, ci_kind_of("readahead")))
 			in = run_starts(rd);
 		rd->in_readahead = true;
 		snprintf(in->topic, sizeof(in->topic), "readahead");
 		break;
 	case SO_RA_ROW:
 		if (!l->bare || rd->in_readahead)
-			row(in, "readahead", l->size, l->rates, l->nrates);
+			row(in, "readahead", l->size, l->rates, l->nrates, l->step);
 		if (l->mark && !in->ra_mark)
 			in->ra_mark = l->size;
 		break;
 	case SO_ALIGN:
-		row(in, "align", l->boundary, &l->diff, 1);
+		row(in, "align", l->boundary, &l->diff, 1, l->step);
 		break;
 	case SO_RATE:
 		/* An open-au row; find-fat's rows (a rate per erase block) are not compared. */
 		if (l->nrates == 1 && !l->slowest) {
-			row(in, "open-au", l->size, &l->rate, 1);
+			row(in, "open-au", l->size, &l->rate, 1, l->step);
 		} else {
 			in->rows_ignored++;
 			snprintf(in->topic, sizeof(in->topic), "%s", l->slowest ? "find-open-au"
 				 : "find-fat");
 		}
 		break;
+	case SO_VERDICT:
+		/* "verdict: 2 open AUs (linear): ...": the parameters of -O above it. */
+		if (l->is_open_au && l->nr && !in->open_au_nr)
+			in->open_au_nr = l->nr;
+		if (l->is_open_au && (l->random || l->linear) && !in->random)
+			in->random = l->random ? CI_YES : CI_NO;
+		break;
 	case SO_SKIP:
 		rd->skipped = true;
+		if (l->note[0])
+			ci_bad_row(in, "%s", l->note);
 		break;
 	case SO_BLANK:
 		/* A readahead table ends at a blank line: the next needs its header. */

@@ -9,19 +9,32 @@
 
 #include "core/out_impl.h"
 
+/* Text inside a "# " line: a line break in a file name would start a row. */
+static void csv_inline(FILE *f, const char *t)
+{
+	for (; *t; t++)
+		if (*t == '\n' || *t == '\r')
+			fputs(*t == '\n' ? "\\n" : "\\r", f);
+		else
+			fputc(*t, f);
+}
+
 static void csv_run_begin(struct out_state *s, const char *version, int argc, char *const *argv)
 {
 	fprintf(s->f, "# flashbench %s:", version ? version : "");
-	for (int i = 0; i < argc; i++)
-		fprintf(s->f, " %s", argv[i]);
+	for (int i = 0; i < argc; i++) {
+		fputc(' ', s->f);
+		csv_inline(s->f, argv[i]);
+	}
 	fputc('\n', s->f);
 }
 
 static void csv_device(struct out_state *s, const char *path, const char *kind, uint64_t size,
 		       uint32_t sector)
 {
-	fprintf(s->f, "# device: %s (%s), %llu bytes, sector %u\n", path, kind,
-		(unsigned long long)size, sector);
+	fputs("# device: ", s->f);
+	csv_inline(s->f, path);
+	fprintf(s->f, " (%s), %llu bytes, sector %u\n", kind, (unsigned long long)size, sector);
 }
 
 static void csv_param(struct out_state *s, const char *name, enum out_type type,

@@ -388,15 +388,13 @@ static void ra_table_of(const struct ra_sweep *s, struct sr_table *t)
 static void ra_verdict(const struct ra_sweep *s, const struct sr_table *t,
 		       const struct vr_result *v)
 {
-	char a[FB_FMT_LEN], tail[PATH_MAX + 64] = "";
+	char tail[PATH_MAX + 64] = "";
 
 	if (ra_opts.buffered)
 		snprintf(tail, sizeof(tail), "; set it with: blockdev --setra %llu %s",
 			 (unsigned long long)(s->size[v->at] / 512), s->disk.dev);
 	vr_print(t, v, ra_opts.buffered ? "a readahead" : "requests", tail);
-	if (v->at + 1 == s->rows && s->rows > 1 && !(v->disagree && ra_opts.plateau <= 0))
-		out_note("readahead: the largest size is the first on the plateau: it may "
-			 "lie beyond --max-size %s", fmt_size(a, sizeof(a), s->size[v->at]));
+	vr_print_edge(t, v, ra_opts.plateau > 0);
 }
 
 /* The table (complete rows and a partial one), then the verdict. */

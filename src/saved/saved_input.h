@@ -40,8 +40,11 @@ struct ai_input {
 	unsigned long long line;	/* its number, from 1 */
 	bool cut;			/* longer than SO_MAX_LINE */
 	bool nul;			/* holds a NUL byte */
+	bool unterminated;		/* the last line read had no line end */
+	unsigned documents;		/* JSON: the documents after the first */
 	unsigned long long nul_lines;
 	char stop[160];			/* why reading stopped early ("": it did not) */
+	int interrupted;		/* the signal that stopped the reading (0: none) */
 	int err;			/* errno of a read error (0: none) */
 };
 
@@ -53,7 +56,8 @@ struct ai_input {
 int ai_open(struct ai_input **in, const char *path, char *err, size_t len);
 /* Read a JSON document (the first byte is '{') through src from now on. */
 void ai_json(struct ai_input *in, const struct ai_json_source *src);
-/* The next line: 1, 0 at the end, -1 when reading stopped (stop or err set). */
+/* The next line: 1, 0 at the end, -1 when reading stopped (stop, err or
+ * interrupted set: a signal the mode catches, eng_signals, stops it). */
 int ai_next(struct ai_input *in);
 void ai_close(struct ai_input *in);
 

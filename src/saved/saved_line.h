@@ -16,7 +16,8 @@
 #define SO_MAX_RATES 4096
 
 enum so_kind {
-	SO_SKIP,	/* nothing usable: counted */
+	SO_SKIP,	/* nothing usable: counted (note: a row with a value no
+			 * device gives, and which) */
 	SO_BLANK,	/* empty, or only table decoration: ignored */
 	SO_COMMAND,	/* a command line or header that starts a run */
 	SO_INTERRUPT,	/* "^C", "interrupted by signal ..." */
@@ -46,6 +47,9 @@ struct so_line {
 	 * rate = rates[0]; slowest: 0 when the line has none */
 	uint64_t size;
 	double rate, slowest;
+	/* SO_ALIGN, SO_RATE, SO_RA_ROW: the coarsest rounding of its values
+	 * as printed, relative to each (so_rel_step): "17.6" 0.1 / 17.6 */
+	double step;
 	size_t nrates;
 	const double *rates;
 	/* SO_COMMAND, SO_VERDICT: what the line says (0/false: not said) */

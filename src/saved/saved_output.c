@@ -5,6 +5,7 @@
  * when it is a command line or a line of this tool's own.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,44 @@ struct scan {
 	double *rates;		/* room for one rate per token */
 };
 
+/*
+ * A value of the record that no device gives (saved_values.h): its
+ * description in note, else false. A row with one is skipped, never
+ * judged: "1e+300M/s" would name a FAT area a 1e+299 times slower.
+ */
+static bool implausible(const struct so_line *l, char *note, size_t len)
+{
+	const char *why = NULL;
+	double v = 0;
+
+	if (l->kind == SO_RATE || l->kind == SO_RA_ROW) {
+		for (size_t i = 0; i < l->nrates && !why; i++)
+			if (!isnan(l->rates[i]))	/* NaN: a run not measured ("-") */
+				why = so_implausible_rate(v = l->rates[i]);
+		if (!why && l->slowest)
+			why = so_implausible_rate(v = l->slowest);
+		if (why)
+			snprintf(note, len, "a rate of %.3g B/s, which no device gives (%s)", v, why);
+	} else if (l->kind == SO_ALIGN) {
+		const double t[4] = { l->pre, l->on, l->post, l->diff };
+
+		for (int i = 0; i < 4 && !why; i++)
+			why = so_implausible_time(v = t[i]);
+		if (why)
+			snprintf(note, len, "a time of %.3g ns, which no device gives (%s)", v, why);
+	}
+	return why != NULL;
+}
+
 static void emit(struct scan *sc, const struct so_line *l)
 {
+	struct so_line skip;
+
+	memset(&skip, 0, sizeof(skip));
+	if (implausible(l, skip.note, sizeof(skip.note))) {
+		skip.kind = SO_SKIP;
+		l = &skip;
+	}
 	sc->fn(sc->ctx, l);
 	sc->calls++;
 }
@@ -114,6 +151,7 @@ static bool align_record(char **tok, size_t n, size_t *i, struct so_line *l)
 
 		if (so_align_times(times, l) < 0)
 			return false;
+		l->step = so_rel_step(t[9]);
 	}
 	l->kind = SO_ALIGN;
 	*i += 10;
@@ -130,6 +168,7 @@ static bool rate_record(struct scan *sc, char **tok, size_t n, size_t *i, struct
 		return false;
 	while (j < n && k < SO_MAX_RATES && so_parse_rate(tok[j], &r) == 0) {
 		sc->rates[k++] = r;
+		l->step = fmax(l->step, so_rel_step(tok[j]));
 		j++;
 	}
 	if (k == 0)

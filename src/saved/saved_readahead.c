@@ -1,10 +1,12 @@
 /* Saved readahead sweeps read back: see saved_readahead.h. */
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "saved/saved_readahead.h"
+#include "saved/saved_values.h"
 
 void sr_init(struct sr_table *t)
 {
@@ -136,8 +138,10 @@ static bool bare_values(char **tok, size_t n, double *rates, struct so_line *o)
 	for (size_t j = 1; j < n; j++)
 		if (strcmp(tok[j], "-") != 0 && !plain(tok[j], &v))
 			return false;
-	for (size_t j = 0; j < k / 2; j++)
+	for (size_t j = 0; j < k / 2; j++) {
 		rates[j] = plain(tok[1 + j], &v) ? v * 1e6 : NAN;
+		o->step = fmax(o->step, so_rel_step(tok[1 + j]));
+	}
 	o->nrates = k / 2;
 	o->bare = true;
 	return true;
@@ -187,8 +191,14 @@ static bool row(char **tok, size_t n, bool mark, double *rates, struct so_line *
 	o->rates = rates;
 	if (n > 1 && bare_values(tok, n, rates, o))
 		return o->nrates <= SR_MAX_RUNS;
-	while (i < n && k < SR_MAX_RUNS && with_unit(tok, n, &i, &rates[k]))
+	while (i < n && k < SR_MAX_RUNS) {
+		const char *t = tok[i];
+
+		if (!with_unit(tok, n, &i, &rates[k]))
+			break;
+		o->step = fmax(o->step, so_rel_step(t));
 		k++;
+	}
 	o->nrates = k;
 	o->rate = k ? rates[0] : 0;
 	return k > 0 && i == n;
@@ -256,8 +266,16 @@ bool so_readahead_csv(const char *s, double *rates, size_t room, struct so_line 
 
 		if (*f[i] != '\0' && !plain(f[i], &v))
 			return false;
-		if (i < 2 + k)
-			rates[i - 2] = *f[i] ? sr_printed(v) : NAN;
+		if (i < 2 + k && *f[i]) {
+			/* Read as our text prints it: three significant digits. */
+			char shown[32];
+
+			rates[i - 2] = sr_printed(v);
+			snprintf(shown, sizeof(shown), "%.3g", rates[i - 2] / 1e6);
+			o->step = fmax(o->step, so_rel_step(shown));
+		} else if (i < 2 + k) {
+			rates[i - 2] = NAN;
+		}
 	}
 	o->kind = SO_RA_ROW;
 	o->size = size;

@@ -114,6 +114,45 @@ int so_parse_rate(const char *s, double *bps)
 	return 0;
 }
 
+double so_rel_step(const char *s)
+{
+	const char *p = s + (*s == '+' || *s == '-'), *dot = NULL, *q;
+	char *end;
+	double v = strtod(s, &end);
+	long exp = 0;
+
+	if (end == s || v == 0 || !isfinite(v))
+		return 0;
+	for (q = p; q < end && (isdigit((unsigned char)*q) || (*q == '.' && !dot)); q++)
+		if (*q == '.')
+			dot = q;
+	if (q < end && (*q == 'e' || *q == 'E'))
+		exp = strtol(q + 1, NULL, 10);
+	return pow(10, (double)exp - (dot ? (double)(q - dot - 1) : 0)) / fabs(v);
+}
+
+static const char *implausible(double v, double max)
+{
+	return !isfinite(v) ? "not a finite number" : v < 0 ? "negative"
+	       : v > max ? (max == SO_MAX_RATE ? "above 1 TB/s" : "above 1e10 a second") : NULL;
+}
+
+const char *so_implausible_rate(double bps)
+{
+	return implausible(bps, SO_MAX_RATE);
+}
+
+const char *so_implausible_iops(double iops)
+{
+	return implausible(iops, SO_MAX_IOPS);
+}
+
+const char *so_implausible_time(double ns)
+{
+	return !isfinite(ns) ? "not a finite number" : fabs(ns) > SO_MAX_TIME
+	       ? "beyond 1e15 ns, 11 days" : NULL;
+}
+
 double so_round_time(double ns)
 {
 	char buf[FB_FMT_LEN];

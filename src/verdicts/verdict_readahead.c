@@ -203,6 +203,15 @@ static void print_named(const struct sr_table *t, const struct vr_result *r, con
 		    tail);
 }
 
+void vr_print_edge(const struct sr_table *t, const struct vr_result *r, bool band)
+{
+	char a[FB_FMT_LEN];
+
+	if (r->at + 1 == t->n && t->n > 1 && !(r->disagree && !band))
+		out_note("readahead: the largest size is the first on the plateau: it may "
+			 "lie beyond --max-size %s", fmt_size(a, sizeof(a), t->size[r->at]));
+}
+
 void vr_print(const struct sr_table *t, const struct vr_result *r, const char *what,
 	      const char *tail)
 {

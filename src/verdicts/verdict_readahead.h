@@ -54,6 +54,14 @@ void vr_judge(const struct sr_table *t, double band_pct, struct vr_result *r);
 void vr_print(const struct sr_table *t, const struct vr_result *r, const char *what,
 	      const char *tail);
 
+/*
+ * The caveat after it when the plateau starts at the largest size: the
+ * sweep may end before the plateau does ("it may lie beyond --max-size").
+ * band: judged by a fixed band (--plateau), where runs that disagree
+ * still name a plateau. The live run and --analyze print the same.
+ */
+void vr_print_edge(const struct sr_table *t, const struct vr_result *r, bool band);
+
 /* The mean of the runs of row i (NaN: none measured), and their range. */
 double vr_mean(const struct sr_table *t, size_t i);
 double vr_range(const struct sr_table *t, size_t i);

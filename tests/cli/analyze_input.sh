@@ -20,14 +20,14 @@ bounded() {
 }
 
 bounded 200000 "$FB" --analyze /dev/zero >"$TMP/out" 2>"$TMP/err"; st=$?
-ok "/dev/zero: ends, exit 1 (no table; got $st)" [ $st -eq 1 ]
+ok "/dev/zero: ends, exit 2 (nothing usable, as --compare; got $st)" [ $st -eq 2 ]
 ok "/dev/zero: says why it stopped" grep -q '^analyze: stopped reading at line 1: more than 16MiB without a line end; this is not saved output$' "$TMP/out"
 ok "/dev/zero: the line counted" grep -q '^analyze: 0 of 1 lines used, 1 skipped (line 1)$' "$TMP/out"
 asan && skip "/dev/zero under 200 MB of address space: sanitizer build"
 
 head -c 4M /dev/urandom >"$TMP/random"
 bounded 200000 "$FB" --analyze "$TMP/random" >"$TMP/out" 2>"$TMP/err"; st=$?
-ok "binary input: exit 1 (got $st)" [ $st -eq 1 ]
+ok "binary input: exit 2 (nothing usable; got $st)" [ $st -eq 2 ]
 ok "binary input: stops at 100 lines with NUL bytes" grep -qE '^analyze: stopped reading at line [0-9]+: 100 lines with NUL bytes; this is not saved output$' "$TMP/out"
 
 # An overlong line (a pasted blob) is skipped; the rest is read.

@@ -53,6 +53,6 @@ ok "jitter 30%: no size marked" not grep -q '^==> ' <<<"$OUT"
 
 # Outside a readahead table, numbers without units are not read as one.
 printf '4KiB 1 2\n8KiB 3 4\n16KiB 5 6\n' >"$TMP/bare.txt"
-expect_status 1 "bare numbers without a table" "$FB" --analyze "$TMP/bare.txt"
+expect_status 2 "bare numbers without a table" "$FB" --analyze "$TMP/bare.txt"
 ok "bare: no table found" grep -q 'no align, open-au, find-fat or readahead table found' <<<"$OUT"
 done_testing

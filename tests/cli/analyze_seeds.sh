@@ -38,7 +38,7 @@ ok "one row per line: 83 lines used" grep -q '^analyze: 83 of 104 lines used' <<
 
 # A lone command line: never "1 of 1 used" beside "no table found".
 echo '$ ./flashbench --open-au --open-au-nr=4 /dev/sdd' >"$TMP/cmd.txt"
-expect_status 1 "a command and no table" "$FB" --analyze "$TMP/cmd.txt"
+expect_status 2 "a command and no table" "$FB" --analyze "$TMP/cmd.txt"
 ok "lone command: 0 of 1 used" grep -qx 'analyze: 0 of 1 lines used, 1 skipped (line 1)' <<<"$OUT"
 ok "lone command: why" grep -qx 'analyze: skipped: 1: a flashbench command line that no table follows (line 1)' <<<"$OUT"
 ok "lone command: no table" grep -q 'no align, open-au, find-fat or readahead table found' <<<"$OUT"

@@ -55,7 +55,7 @@ bad "one file with one run" "holds one run" --compare a.csv
 "$FB" -O --format=json sim:jitter=5,seed=2,write-bw=9M/s >o2.json 2>/dev/null
 expect_status 0 "-O, one run each (text against JSON)" "$FB" --compare o1.txt o2.json
 ok "one run each: cannot tell, rerun with --runs" \
-	grep -q '^compare: -O: cannot tell: one run each -- rerun with --runs=5$' <<<"$OUT"
+	grep -q "^compare: -O: cannot tell: one run each -- -O's text keeps one value a row (the median of its runs): rerun with --runs=5 --format=csv (or json), which keep every run$" <<<"$OUT"
 ok "one run each: each row says so" grep -qE '^ +4MiB .*cannot tell: 1 run each' <<<"$OUT"
 # two runs of one side: the runs needed are estimated from its spread
 "$FB" -O --runs=2 --format=csv sim:jitter=5,seed=3 >o3.csv 2>/dev/null

@@ -140,6 +140,32 @@ static void judge(void)
 	CHECK(r.result == CJ_CANNOT_TELL && r.runs_needed == 0);
 }
 
+/* Issue 30: rounding to the printed digits is no difference. */
+static void digits(void)
+{
+	double csv[] = { 17.5612, 17.5612, 17.5612, 17.5612, 17.5612 };
+	double txt[] = { 17.6, 17.6, 17.6, 17.6, 17.6 }, slow[] = { 17.4, 17.4, 17.4, 17.4, 17.4 };
+	struct cj_row r;
+
+	/* Both without spread: Welch's test alone calls 0.2% significant. */
+	cj_judge(csv, 5, txt, 5, &r);
+	CHECK(r.result == CJ_SIGNIFICANT);
+	cj_digits(&r, 1e-4, 0.1);
+	CHECK(r.result == CJ_ROUNDING);
+	/* Beyond half a step of each side: still a difference. */
+	cj_judge(csv, 5, slow, 5, &r);
+	cj_digits(&r, 1e-4, 0.1);
+	CHECK(r.result == CJ_SIGNIFICANT);
+	/* 15 digits against 17, a unit of the last place apart as doubles. */
+	csv[0] = 8424828.56214339;
+	txt[0] = 8424828.5621433947;
+	cj_judge(csv, 1, txt, 1, &r);
+	CHECK(r.result == CJ_CANNOT_TELL);
+	r.result = CJ_SIGNIFICANT;
+	cj_digits(&r, 1e-8, 1e-10);
+	CHECK(r.result == CJ_ROUNDING);
+}
+
 static void mismatched(void)
 {
 	char pa[64], pb[64], pc[64], err[512];
@@ -176,6 +202,7 @@ int main(void)
 	}
 	estimates();
 	judge();
+	digits();
 	false_alarms();
 	detection();
 	mismatched();

@@ -245,6 +245,7 @@ static void emitters(void)
 	CHECK_STR(out, "# flashbench ?: ./flashbench -O sim:\n"
 		  "# device: sim: (simulated card), 4096 bytes\n"
 		  "# parameter blocksize=16384\n"
+		  "# parameter random=false\n"	/* issue 30: true/false carried too */
 		  "# test: open-au\n"
 		  "# table: open-au\n"
 		  "type,table,block_bytes,rate_bps,rate_runs_bps_1,rate_runs_bps_2\n"

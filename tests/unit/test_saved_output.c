@@ -204,6 +204,13 @@ static void bounds(void)
 	line[n] = '\0';
 	CHECK(scan(line)->l[0].kind == SO_SKIP);
 	CHECK(near(so_round_rate(5.987e6), 5.99e6));
+	/* Issue 30: the rounding a number shows, relative to it. */
+	CHECK(near(so_rel_step("17.6M/s"), 0.1 / 17.6));
+	CHECK(near(so_rel_step("5212909.37654477"), 1e-8 / 5212909.37654477));
+	CHECK(near(so_rel_step("1e+03µ"), 1));
+	CHECK(near(so_rel_step("-412331"), 1 / 412331.0));
+	CHECK(near(so_rel_step("1761"), 1 / 1761.0));
+	CHECK(so_rel_step("0") == 0 && so_rel_step("abc") == 0);
 }
 
 /* A terminal session as a mail archive keeps it (seed 000): prompt, command, rows, next prompt. */
