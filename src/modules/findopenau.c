@@ -277,10 +277,11 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 		print_line(f, nr, size, agg, slowest);
 		if (!f->o->no_early_stop && (oa_gc_clear(agg, NULL) || oa_gc_clear(slowest, NULL)))
 			return FB_OK;
-		/* Plainly another regime than one erase block's: the family judges it. */
+		/* A collection's worth more than with one erase block: the family judges it. */
 		if (!f->o->no_early_stop && f->have_base && agg->n >= FAU_STOP_LINES &&
 		    oaf_stop_probe(&f->base, f->o->random ? slowest : agg)) {
-			out_note("stopped: every write costs clearly more than with 1 erase block");
+			out_note("stopped: every write costs a collection's worth more than with 1 "
+				 "erase block");
 			return FB_OK;
 		}
 		/* A look above stays within one chunk of top per erase block. */
@@ -382,12 +383,22 @@ static unsigned doubtful(const struct fau *f, unsigned top)
 	return 0;
 }
 
+/* A collection near its threshold, not seen at a larger N too (an episode
+ * of noise does not repeat itself at another N): worth probing again. */
+static bool doubted(const struct fau *f, unsigned nr)
+{
+	for (size_t k = 0; k < f->v.n; k++)
+		if (f->v.nr[k] > nr && f->v.kind[k] == OAF_GC)
+			return false;
+	return oaf_marginal(&f->v, nr);
+}
+
 /*
  * The next N to probe (0: done). N grows, doubling, until a probe is not
- * fast; the cutoff is bisected. A cost between fast and a collection's
- * worth (a merge, or a cheap collection) is looked above once, at four
- * times the smallest N showing it (*look): a collection there makes it a
- * merge, the same cost the card's collection (verdict_oafamily.h). Then
+ * fast (a merge is fast); the cutoff is bisected. A cost between a
+ * merge's and a collection's (inconclusive) is looked above once, at four
+ * times the smallest N showing it (*look): a collection there gives the
+ * bracket its slow end (verdict_oafamily.h). Then
  * the start of a merge regime is bisected, and the upper end probed once
  * more when its cost is near its threshold: a slow episode of the card
  * (or the host) looks like a collection for the few lines after which a
@@ -407,12 +418,12 @@ static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 		return fast + (hi - fast) / 2;
 	/* (a cost short of a plain collection is probed twice before anything
 	 * is built on it: on a busy host an episode of noise looks like one) */
-	if (f->probed[hi] < 2 && (k != OAF_GC || oaf_marginal(&f->v, hi)))
+	if (f->probed[hi] < 2 && (k != OAF_GC || doubted(f, hi)))
 		return hi;
 	/* (with --random a quarter chunk holds too few writes to be in random
 	 * order: a whole probe at twice the N, where the card's open-AU limit
 	 * lies that its random-write slots stay below) */
-	if (!f->looked && (k == OAF_ELEVATED || k == OAF_CHEAP_GC) && hi < max) {
+	if (!f->looked && k == OAF_ELEVATED && hi < max) {
 		f->looked = f->looking = true;
 		*look = !f->o->random;
 		d = f->o->random ? 2 : 4;
@@ -423,7 +434,7 @@ static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 	/* (noise only ever adds: the start of a merge probed again, its best counts) */
 	if (f->v.merge_from && f->probed[f->v.merge_from] < 2)
 		return f->v.merge_from;
-	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW && oaf_marginal(&f->v, hi))
+	if (f->probed[hi] < 2 && oaf_class(&f->v, hi) == OA_SLOW && doubted(f, hi))
 		return hi;
 	return 0;
 }

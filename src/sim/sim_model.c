@@ -303,6 +303,18 @@ static uint64_t log_touch(struct sim_card *c, uint64_t au)
 	return c->p.log_merge;
 }
 
+/* A write to the small-write buffer: no AU opened, no GC; a merge when it
+ * goes to another AU than the buffered write before it. */
+static uint64_t small_write(struct sim_card *c, uint64_t off, uint64_t len)
+{
+	uint64_t au = off / c->p.erase + 1, t = sim_xfer_ns(len, c->p.write_bw);
+
+	if (c->small_au && c->small_au != au)
+		t += c->p.small_merge;
+	c->small_au = au;
+	return t;
+}
+
 /* The extra costs of the request itself: its command, a partial page. */
 static uint64_t request_extra(const struct sim_card *c, uint64_t off, uint64_t len)
 {
@@ -342,6 +354,8 @@ static uint64_t write_once(struct sim_card *c, uint64_t off, uint64_t len)
 		c->n.cached += len;
 		return jitter(c, t + sim_xfer_ns(len, c->p.cache_bw));
 	}
+	if (len <= c->p.small_buffer)
+		return jitter(c, t + small_write(c, off, len));
 	t += log_touch(c, off / c->p.erase);
 	while (off < end) {
 		uint64_t au = off / c->p.erase, o = off - au * c->p.erase;

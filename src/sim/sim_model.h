@@ -87,6 +87,11 @@
  *     only below the page size.
  *   - cmd_ns: every request, read or write, costs that much more (the
  *     command's overhead on the bus), whatever its size.
+ *   - small_buffer, small_merge: a write of at most small_buffer bytes
+ *     goes to a buffer of its own: it opens no AU and pays no GC, only
+ *     small_merge when it lies in another AU than the buffered write
+ *     before it (cards that write their smallest blocks at a moderate
+ *     cost even where every larger write collects).
  *
  * JITTER: with jitter > 0 every time is multiplied by a factor uniform in
  *   [1 - jitter/100, 1 + jitter/100]; with probability outliers it is
@@ -179,6 +184,8 @@ struct sim_params {
 	uint64_t log_merge;	/* ns, a write to an AU outside the log_aus last written */
 	uint64_t subpage_ns;	/* ns, a write that covers part of a page */
 	uint64_t cmd_ns;	/* ns, every request: the command's own overhead */
+	uint64_t small_buffer;	/* bytes: writes this small go to a buffer of their own (0: off) */
+	uint64_t small_merge;	/* ns, a buffered write to another AU than the one before */
 	/* data (target_sim.c; no effect on the times): a fake card */
 	uint64_t wrap;		/* it keeps wrap bytes: offset o lands on o % wrap (0: all) */
 	uint64_t drop_from;	/* writes at or past this offset are lost (0: none) */
@@ -229,6 +236,7 @@ struct sim_card {
 	uint64_t cache_used;
 	unsigned nopen, nrandom;
 	unsigned nlog;				/* AUs in the log (log_aus) */
+	uint64_t small_au;			/* the AU of the last buffered small write + 1 (0: none) */
 	uint64_t log_au[SIM_MAX_OPEN_AU], log_stamp[SIM_MAX_OPEN_AU];
 	uint64_t lane_free[SIM_MAX_CHANNELS];	/* virtual time each lane is free from */
 	struct sim_au open[SIM_MAX_OPEN_AU];

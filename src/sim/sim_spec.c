@@ -65,6 +65,8 @@ static const struct key keys[] = {
 	{ "log-merge", K_TIME, P(log_merge), 0, 0, 9 },
 	{ "subpage-write", K_TIME, P(subpage_ns), 0, 0, 9 },
 	{ "cmd-overhead", K_TIME, P(cmd_ns), 0, 0, 9 },
+	{ "small-buffer", K_SIZE, P(small_buffer), 0, UINT64_MAX, 9 },
+	{ "small-merge", K_TIME, P(small_merge), 0, 0, 9 },
 	{ "seed", K_U64, P(seed), 0, UINT64_MAX, 6 },
 	{ "jitter", K_PCT, P(jitter), 0, 0, 6 },
 	{ "outliers", K_PROB, P(outliers), 0, 0, 6 },
@@ -525,7 +527,10 @@ void sim_list_presets(FILE *f)
 		"log-aus=N,log-merge=TIME: only the N AUs written last are fast, a write\n"
 		"to another AU pays TIME (a merge regime below the GC one);\n"
 		"subpage-write=TIME: a write covering part of a page pays TIME;\n"
-		"cmd-overhead=TIME: every request pays TIME (all four 0: off).\n"
+		"cmd-overhead=TIME: every request pays TIME;\n"
+		"small-buffer=SIZE,small-merge=TIME: writes of at most SIZE go to a buffer\n"
+		"of their own (no AU opened, no GC), paying TIME when they go to another\n"
+		"AU than the one before (all of these 0: off).\n"
 		"Times take a unit (500us, 3ms); rates \"22M/s\" are decimal bytes/s.\n",
 		SIM_MAX_FAIL);
 }

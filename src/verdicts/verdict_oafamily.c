@@ -10,15 +10,17 @@
 
 /* Erasing a NAND block alone takes milliseconds: less is not a regime of its own. */
 #define OAF_MIN_NS 1e6
-/* The cheapest run's cost is taken as at least this part of the transfer
- * (the noise of a large block's time) and this many ns. */
+/* A merge of the card's log: at least this much a write (and OAF_JUMP
+ * times the cheapest N's). */
+#define OAF_MERGE_MIN_NS 5e5
+/* The cheapest run's cost is taken as at least this many ns (and this
+ * part of a block's transfer, for the early stop: its noise). */
 #define OAF_FLOOR_FRAC 0.05
 #define OAF_FLOOR_NS 1e5
-/* In random order, a merge costs at most this fraction of the collection above it. */
-#define OAF_MERGE_BELOW 9.0
-/* Twice the block, this much more beyond transfer: the card writes slower
- * (a write cache ran out), it does not pay per write. */
-#define OAF_RATE_BOUND 1.6
+/* A cost between the thresholds this far below a measured collection is a merge. */
+#define OAF_MERGE_BELOW 4.0
+/* What every write costs with the fewest erase blocks, named as command overhead. */
+#define OAF_OVERHEAD_NS 1e6
 
 void oaf_init(struct oa_family *f)
 {
@@ -41,26 +43,12 @@ static size_t line_of(const struct oa_run *r, uint64_t s)
 	return r->n;
 }
 
-/* The smallest block size every run has (0: none). */
-static uint64_t common_size(const struct oa_family *f)
+/* The smallest block size both runs have (0: none). */
+static uint64_t common_of(const struct oa_run *x, const struct oa_run *y)
 {
-	uint64_t s = 0;
-
-	for (size_t i = 0; i < f->n; i++) {
-		uint64_t last = f->run[i].size[f->run[i].n - 1];
-
-		s = last > s ? last : s;
-	}
-	for (; s; s *= 2) {
-		size_t i = 0;
-
-		while (i < f->n && line_of(&f->run[i], s) < f->run[i].n)
-			i++;
-		if (i == f->n)
-			return s;
-		if (s > UINT64_MAX / 2)
-			break;
-	}
+	for (size_t i = x->n; i-- > 0;)
+		if (line_of(y, x->size[i]) < y->n)
+			return x->size[i];
 	return 0;
 }
 
@@ -82,102 +70,80 @@ static void card_of(const struct oa_family *f, struct oaf_verdict *v)
 	v->copy_ns = oa_copy_ns(v->erase, v->rate);
 }
 
-/* Each N's cheapest run at the common size, in increasing N. */
+/*
+ * Each N's level (oa_level at the card's rate), its cheapest run's when
+ * it was run more than once (noise only ever adds), in increasing N.
+ * A run cut short counts only where no complete run of its N is.
+ */
 static void costs(const struct oa_family *f, struct oaf_verdict *v)
 {
-	double xfer = (double)v->common * 1e9 / v->rate;
-
 	for (size_t i = 0; i < f->n; i++) {
 		const struct oa_run *r = &f->run[i];
-		double t = oa_write_ns(r, line_of(r, v->common));
+		struct oa_level l;
 		size_t k = 0;
 
+		oa_level(r, v->rate, v->copy_ns, &l);
 		while (k < v->n && v->nr[k] < f->nr[i])
 			k++;
-		size_t j = line_of(r, 2 * v->common);
-		double t2 = j < r->n ? oa_write_ns(r, j) - 2 * xfer : -1;
-
 		if (k < v->n && v->nr[k] == f->nr[i]) {
-			if (t < v->cost[k])
-				v->cost[k] = t, v->extra2[k] = t2;
+			const struct oa_run *o = &f->run[v->idx[k]];
+
+			if ((r->complete && !o->complete) ||
+			    (r->complete == o->complete && l.ns < v->cost[k]))
+				v->cost[k] = l.ns, v->idx[k] = i, v->tail[k] = l.tail,
+				v->tail_ns[k] = l.tail_ns, v->paid[k] = l.paid;
 			continue;
 		}
 		memmove(&v->nr[k + 1], &v->nr[k], (v->n - k) * sizeof(v->nr[0]));
 		memmove(&v->cost[k + 1], &v->cost[k], (v->n - k) * sizeof(v->cost[0]));
-		memmove(&v->extra2[k + 1], &v->extra2[k], (v->n - k) * sizeof(v->extra2[0]));
+		memmove(&v->idx[k + 1], &v->idx[k], (v->n - k) * sizeof(v->idx[0]));
+		memmove(&v->tail[k + 1], &v->tail[k], (v->n - k) * sizeof(v->tail[0]));
+		memmove(&v->tail_ns[k + 1], &v->tail_ns[k], (v->n - k) * sizeof(v->tail_ns[0]));
+		memmove(&v->paid[k + 1], &v->paid[k], (v->n - k) * sizeof(v->paid[0]));
 		v->nr[k] = f->nr[i];
-		v->cost[k] = t;
-		v->extra2[k] = t2;
+		v->cost[k] = l.ns;
+		v->idx[k] = i;
+		v->tail[k] = l.tail;
+		v->tail_ns[k] = l.tail_ns;
+		v->paid[k] = l.paid;
 		v->n++;
 	}
-	for (size_t k = 0; k < v->n; k++)
-		v->extra[k] = v->cost[k] > xfer ? v->cost[k] - xfer : 0;
 }
 
-/* Fast, collection or something between, against the cheapest N and the copy. */
+/*
+ * By the size of the cost (verdict_openau.h): what a write costs more
+ * than with the fewest erase blocks (unless those collect: what every
+ * run pays is no collection forced by the number of erase blocks). What
+ * is fast but costs clearly more than the cheapest N, and stands out of
+ * its lines' noise, is a merge, unless a plain N above it. A cost between the
+ * two thresholds with a collection above it that costs OAF_MERGE_BELOW
+ * times as much is no collection either: that one is the card's.
+ */
 static void kinds(struct oaf_verdict *v)
 {
-	double xfer = (double)v->common * 1e9 / v->rate, floor = 1e18;
+	double floor = 1e18, base;
 
 	for (size_t k = 0; k < v->n; k++)
-		floor = v->extra[k] < floor ? v->extra[k] : floor;
-	if (floor < OAF_FLOOR_FRAC * xfer)
-		floor = OAF_FLOOR_FRAC * xfer;
-	if (floor < OAF_FLOOR_NS)
-		floor = OAF_FLOOR_NS;
-	v->floor = floor;
+		floor = v->cost[k] < floor ? v->cost[k] : floor;
+	v->floor = floor > OAF_FLOOR_NS ? floor : OAF_FLOOR_NS;
+	v->base = base = oa_level_class(floor, v->copy_ns) != OA_SLOW ? floor : 0;
 	for (size_t k = 0; k < v->n; k++) {
-		/* A regime shows at twice the size too: one noisy line is none
-		 * (not in random order: larger blocks go backwards less often). */
-		double x = !v->random && v->extra2[k] >= 0 && v->extra2[k] < v->extra[k] ? v->extra2[k]
-											    : v->extra[k];
+		enum oa_class c = oa_level_class(v->cost[k] - base, v->copy_ns);
 
-		if (v->extra[k] >= OA_GC_COPY * v->copy_ns && v->cost[k] >= OAF_MIN_NS)
-			v->kind[k] = OAF_GC;
-		else if (x >= OAF_JUMP * floor && x >= OAF_MIN_NS &&
-			 (v->random || !(v->extra2[k] > OAF_RATE_BOUND * v->extra[k])))
-			v->kind[k] = OAF_ELEVATED;
-		else
-			v->kind[k] = OAF_FAST;
+		v->kind[k] = c == OA_SLOW ? OAF_GC : c == OA_INCONCLUSIVE ? OAF_ELEVATED
+			     : v->paid[k] && v->cost[k] >= OAF_JUMP * v->floor &&
+			       v->cost[k] >= OAF_MERGE_MIN_NS
+			     ? OAF_MERGE : OAF_FAST;
 	}
-}
-
-/* An intermediate cost below a collection is a merge; with none above, a
- * cheap collection when it holds from its first N to twice that. */
-static void regimes(struct oaf_verdict *v)
-{
-	size_t gc = v->n, lo = v->n, hi = v->n;
-
-	for (size_t k = v->n; k-- > 0;)
-		if (v->kind[k] == OAF_GC)
-			gc = k;
-	for (size_t k = 0; k < v->n; k++) {
-		if (v->kind[k] != OAF_ELEVATED)
-			continue;
-		/* Below an N that is fast, a cost is an episode, not a regime. */
-		for (size_t j = k + 1; j < v->n; j++)
+	for (size_t k = 0; k < v->n; k++)
+		for (size_t j = k + 1; j < v->n && v->kind[k] == OAF_ELEVATED; j++)
+			if (v->kind[j] == OAF_GC && v->cost[j] >= OAF_MERGE_BELOW * v->cost[k])
+				v->kind[k] = v->cost[k] >= OAF_JUMP * v->floor ? OAF_MERGE : OAF_FAST;
+	/* Below an N that is plainly fast, a cost is an episode, not a regime. */
+	for (size_t k = 0; k < v->n; k++)
+		for (size_t j = k + 1; j < v->n && v->kind[k] == OAF_MERGE; j++)
 			if (v->kind[j] == OAF_FAST)
 				v->kind[k] = OAF_FAST;
-		if (v->kind[k] != OAF_ELEVATED)
-			continue;
-		for (size_t j = k + 1; j < v->n; j++)
-			if (v->kind[j] == OAF_GC && v->kind[k] == OAF_ELEVATED)
-				/* the collection's own cost (at its threshold) is no other
-				 * regime; in random order, not far below: some writes collect */
-				v->kind[k] = v->extra[k] * OAF_JUMP > v->extra[j] ? OAF_GC
-					     : !v->random || v->extra[k] * OAF_MERGE_BELOW <= v->extra[j]
-					     ? OAF_MERGE : OAF_PART_GC;
-		if (v->kind[k] == OAF_ELEVATED && k < gc) {
-			lo = lo == v->n ? k : lo;
-			hi = k;
-		}
-	}
-	if (lo < v->n && v->nr[hi] >= 2 * v->nr[lo]) {
-		for (size_t k = lo; k <= hi; k++)
-			if (v->kind[k] == OAF_ELEVATED)
-				v->kind[k] = OAF_CHEAP_GC;
-		v->cheap_top = v->nr[hi];
-	}
 }
 
 /* The median cost of the N of one kind. */
@@ -213,7 +179,24 @@ static void bracket(struct oaf_verdict *v)
 	}
 	v->merge_ns = kind_cost(v, OAF_MERGE, OAF_MERGE);
 	v->inc_ns = kind_cost(v, OAF_ELEVATED, OAF_ELEVATED);
-	v->gc_ns = kind_cost(v, OAF_GC, OAF_CHEAP_GC);
+	v->gc_ns = kind_cost(v, OAF_GC, OAF_GC);
+}
+
+/* How much slower small writes run in the merge regime than with the
+ * fewest erase blocks: per write at the smallest size both runs have. */
+static void ratio(const struct oa_family *f, struct oaf_verdict *v)
+{
+	const struct oa_run *lo, *m;
+
+	for (size_t k = 0; k < v->n && v->merge_from; k++)
+		if (v->nr[k] == v->merge_from) {
+			lo = &f->run[v->idx[0]];
+			m = &f->run[v->idx[k]];
+			v->merge_at = common_of(m, lo);
+			if (v->merge_at)
+				v->merge_x = oa_write_ns(m, line_of(m, v->merge_at)) /
+					     oa_write_ns(lo, line_of(lo, v->merge_at));
+		}
 }
 
 void oaf_judge(const struct oa_family *f, struct oaf_verdict *v)
@@ -221,13 +204,12 @@ void oaf_judge(const struct oa_family *f, struct oaf_verdict *v)
 	memset(v, 0, sizeof(*v));
 	v->random = f->random;
 	card_of(f, v);
-	v->common = common_size(f);
-	if (!v->common || v->rate <= 0)
+	if (!f->n || v->rate <= 0)
 		return;
 	costs(f, v);
 	kinds(v);
-	regimes(v);
 	bracket(v);
+	ratio(f, v);
 }
 
 enum oaf_kind oaf_kind_of(const struct oaf_verdict *v, unsigned nr)
@@ -242,8 +224,8 @@ bool oaf_marginal(const struct oaf_verdict *v, unsigned nr)
 {
 	for (size_t k = 0; k < v->n; k++)
 		if (v->nr[k] == nr)
-			return v->kind[k] == OAF_GC ? v->extra[k] < 2 * OA_GC_COPY * v->copy_ns
-						    : v->extra[k] < 2 * OAF_JUMP * v->floor;
+			return v->kind[k] == OAF_GC ? v->cost[k] < 2 * OA_GC_COPY * v->copy_ns
+						    : v->cost[k] < 2 * OAF_JUMP * v->floor;
 	return true;
 }
 
@@ -254,8 +236,6 @@ enum oa_class oaf_class(const struct oaf_verdict *v, unsigned nr)
 	case OAF_MERGE:
 		return OA_FAST;
 	case OAF_GC:
-	case OAF_PART_GC:
-	case OAF_CHEAP_GC:
 		return OA_SLOW;
 	default:
 		return OA_INCONCLUSIVE;
@@ -288,35 +268,57 @@ static void head_text(const struct oaf_verdict *v, char *buf, size_t len)
 		snprintf(buf, len, "no conclusive run");
 }
 
-/* "; a merge regime from 5 (4.4ms a write)" and the other regimes' words. */
+/* "; a merge regime from 5 (...)" and the other regimes' words. */
 static size_t regime_text(const struct oaf_verdict *v, char *buf, size_t len)
 {
-	char a[FB_FMT_LEN];
+	char a[FB_FMT_LEN], b[FB_FMT_LEN];
 	size_t u = 0;
 
-	if (v->merge_from)
-		u += (size_t)snprintf(buf + u, len - u, "; a merge regime from %u (%s a write, %.3gx "
-				      "below an erase-block copy)", v->merge_from,
-				      fmt_time(a, sizeof(a), v->merge_ns),
-				      v->copy_ns / (v->merge_ns > 0 ? v->merge_ns : 1));
-	if (v->cheap_top && u < len)
-		u += (size_t)snprintf(buf + u, len - u, "; a cheap collection: %s a write, %.3gx "
-				      "below an erase-block copy, the same up to %u",
-				      fmt_time(a, sizeof(a), v->gc_ns),
-				      v->copy_ns / (v->gc_ns > 0 ? v->gc_ns : 1), v->cheap_top);
-	if (v->inconclusive && u < len)
-		u += (size_t)snprintf(buf + u, len - u, "; from %u a write costs more, but %.3gx below "
-				      "an erase-block copy: a merge regime or a cheap collection? "
-				      "(runs with twice as many erase blocks tell)", v->inconclusive,
-				      v->copy_ns / (v->inc_ns > 0 ? v->inc_ns : 1));
+	if (v->merge_from) {
+		double more = v->merge_ns - v->floor > 0 ? v->merge_ns - v->floor : v->merge_ns;
+
+		u += (size_t)snprintf(buf + u, len - u, "; a merge regime from %u (every write that "
+				      "moves to another erase block costs %s more, %.3gx below an "
+				      "erase-block copy", v->merge_from, fmt_time(a, sizeof(a), more),
+				      v->copy_ns / (more > 0 ? more : 1));
+		if (v->merge_at && v->merge_x >= 1.5 && u < len)
+			u += (size_t)snprintf(buf + u, len - u, ": writes of %s to %u or more erase "
+					      "blocks at once run %.2gx slower than to %u",
+					      fmt_size(b, sizeof(b), v->merge_at), v->merge_from,
+					      v->merge_x, v->nr[0]);
+		if (u < len)
+			u += (size_t)snprintf(buf + u, len - u, ")");
+	}
+	if (v->inconclusive && u < len) {
+		double more = v->inc_ns - v->base;
+
+		u += (size_t)snprintf(buf + u, len - u, "; from %u a write costs %s more, %.3gx below "
+				      "an erase-block copy: more than a merge, less than a collection: "
+				      "uncertain", v->inconclusive, fmt_time(a, sizeof(a), more),
+				      v->copy_ns / (more > 0 ? more : 1));
+	}
+	for (size_t k = 0; k < v->n && u < len; k++)
+		if (v->kind[k] == OAF_GC && v->tail[k]) {
+			u += (size_t)snprintf(buf + u, len - u, "; the smallest writes cost %s even "
+					      "where larger ones collect (from %u): the card buffers "
+					      "writes below the page", fmt_time(a, sizeof(a), v->tail_ns[k]),
+					      v->nr[k]);
+			break;
+		}
+	/* (in random order what every write pays is the card's random-write cost) */
+	if (v->floor >= OAF_OVERHEAD_NS && v->kind[0] != OAF_GC && u < len)
+		u += (size_t)snprintf(buf + u, len - u, "; every write costs %s more even with %u "
+				      "erase block%s: %s", fmt_time(a, sizeof(a), v->floor), v->nr[0],
+				      v->nr[0] == 1 ? "" : "s", v->random ? "what a write out of order "
+				      "costs the card" : "command overhead");
 	return u < len ? u : len;
 }
 
-/* "; per write at 16KiB: 1: 895µs, 16: 34.8ms; an erase-block copy 381ms (8MiB at 22M/s)" */
+/* "; per write beyond its transfer: 1: 95µs, 16: 34.8ms; an erase-block copy 381ms (8MiB at 22M/s)" */
 static void evidence_text(const struct oaf_verdict *v, char *buf, size_t len)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
-	size_t u = (size_t)snprintf(buf, len, "; per write at %s:", fmt_size(a, sizeof(a), v->common));
+	size_t u = (size_t)snprintf(buf, len, "; per write beyond its transfer:");
 
 	for (size_t k = 0; k < v->n && u < len; k++)
 		u += (size_t)snprintf(buf + u, len - u, "%s %u: %s", k ? "," : "", v->nr[k],
@@ -341,7 +343,7 @@ static void record(const struct oaf_verdict *v, bool random)
 
 void oaf_print(const struct oaf_verdict *v, bool random)
 {
-	char head[160], reg[400] = "", ev[600] = "", e[FB_FMT_LEN], g[FB_FMT_LEN];
+	char head[160], reg[800] = "", ev[600] = "", e[FB_FMT_LEN], g[FB_FMT_LEN];
 	const char *mode = random ? "random" : "linear";
 
 	head_text(v, head, sizeof(head));
@@ -400,7 +402,7 @@ static double beyond(const struct oa_run *r, size_t i, double b)
 
 bool oaf_stop_probe(const struct oa_run *base, const struct oa_run *r)
 {
-	double b = oa_best_rate(base);
+	double b = oa_best_rate(base), gc = OA_GC_COPY * oa_copy_ns(oa_erase(base), b);
 
 	if (r->n < OAF_STOP_LINES || b <= 0)
 		return false;
@@ -413,7 +415,8 @@ bool oaf_stop_probe(const struct oa_run *base, const struct oa_run *r)
 		floor = beyond(base, j, b);
 		floor = floor > OAF_FLOOR_FRAC * xfer ? floor : OAF_FLOOR_FRAC * xfer;
 		floor = floor > OAF_FLOOR_NS ? floor : OAF_FLOOR_NS;
-		if (beyond(r, i, b) < OAF_JUMP * floor || beyond(r, i, b) < OAF_MIN_NS)
+		if (beyond(r, i, b) < OAF_JUMP * floor || beyond(r, i, b) < OAF_MIN_NS ||
+		    beyond(r, i, b) < gc)
 			return false;
 	}
 	return true;

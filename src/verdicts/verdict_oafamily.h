@@ -1,29 +1,23 @@
 /*
  * The open-AU answer of a family of runs on one card: a shell loop's
  * --open-au runs, the probes of --find-open-au, several runs in one
- * paste. Each run is judged by what one write costs at the smallest block
- * size all of them reached (the common size), beyond moving its bytes at
- * the card's own write rate (the best rate of the family):
+ * paste. Each N is judged by its level (oa_level: what a write costs
+ * beyond its transfer at the card's own write rate, the best rate of the
+ * family, at every block size), against copying an erase block at that
+ * rate, by the one rule of verdict_openau.h:
  *
- *   - garbage collection: of the order of copying an erase block at that
- *     rate (at least OA_GC_COPY of the copy estimate);
- *   - fast: no more than OAF_JUMP times the cheapest run's cost (a
- *     command's overhead, partial pages: what every run pays);
- *   - a merge regime: a second, intermediate cost below the collections
- *     of runs with more erase blocks (the card writes a few erase blocks
- *     at full speed and merges its log for more, up to its open-AU limit);
- *     in random order only one far below them (at most a ninth): nearer,
- *     some of the writes collect (erase blocks left without a random-write
- *     slot), which is slow;
- *   - an intermediate cost with no collection above it: a cheap collection
- *     (the card copies inside faster than it writes) when the same cost
- *     holds up to twice the N where it starts, else it cannot tell.
+ *   - garbage collection (slow): at least OA_GC_COPY of the copy;
+ *   - fast: at most OA_FAR_BELOW of it; a merge regime when it costs
+ *     OAF_JUMP times the cheapest N's and no N above it is plainly fast
+ *     (the card writes a few erase blocks at full speed and merges its
+ *     log for more, up to its open-AU limit);
+ *   - in between: inconclusive, with the numbers.
  *
- * The cutoff lies where the cost jumps to the collection. The erase size
- * is the largest the runs were given, twice that when a run's lines
- * alternate fast and slow (oa_alternates: the size given is half the
- * card's). Used by --analyze and --find-open-au, so the search and the
- * paste of it say the same.
+ * The cutoff is the garbage-collection cutoff. The erase size is the
+ * largest the runs were given, twice that when a run's lines alternate
+ * fast and slow (oa_alternates: the size given is half the card's). Used
+ * by --analyze and --find-open-au, so the search and the paste of it say
+ * the same.
  */
 #ifndef FB_VERDICT_OAFAMILY_H
 #define FB_VERDICT_OAFAMILY_H
@@ -38,7 +32,8 @@
 /* A cost this many times the cheapest run's is another regime. */
 #define OAF_JUMP 3.0
 
-enum oaf_kind { OAF_FAST, OAF_MERGE, OAF_ELEVATED, OAF_CHEAP_GC, OAF_PART_GC, OAF_GC };
+/* (ELEVATED: between a merge and a collection, inconclusive) */
+enum oaf_kind { OAF_FAST, OAF_MERGE, OAF_ELEVATED, OAF_GC };
 
 struct oa_family {
 	bool random;			/* the runs wrote in random order (set by the caller) */
@@ -50,20 +45,23 @@ struct oa_family {
 struct oaf_verdict {
 	size_t n;			/* distinct N judged, in increasing order */
 	unsigned nr[OAF_MAX];
-	double cost[OAF_MAX];		/* ns per write at the common size (an N's cheapest run) */
-	double extra[OAF_MAX];		/* ...beyond its transfer */
-	double extra2[OAF_MAX];		/* ...and at twice the common size (-1: none) */
+	double cost[OAF_MAX];		/* the level: ns a write beyond its transfer (an N's cheapest run) */
+	size_t idx[OAF_MAX];		/* ...that run */
+	size_t tail[OAF_MAX];		/* ...its cheap smallest lines (a small-write buffer) */
+	bool paid[OAF_MAX];		/* ...its level paid per write (oa_level) */
+	double tail_ns[OAF_MAX];	/* ...what a write costs there */
 	enum oaf_kind kind[OAF_MAX];
-	uint64_t common;		/* the common block size (0: no run to judge) */
 	uint64_t erase;			/* the erase size copied */
 	uint64_t given_lo, given_hi;	/* the smallest and largest erase size the runs were given */
 	uint64_t given;			/* the erase size an alternating run was given (0: none) */
 	double rate, copy_ns;		/* the card's write rate, the copy estimate */
-	double floor;			/* the cheapest N's cost beyond transfer (at least its noise) */
+	double floor;			/* the cheapest N's level (at least OAF_FLOOR_NS) */
+	double base;			/* ...what every N pays, not counted (0: the cheapest collects) */
 	unsigned fast, slow;		/* largest fast N below the cutoff, smallest slow N */
 	unsigned inconclusive;		/* smallest N that cannot be told (0: none) */
 	unsigned merge_from;		/* smallest N in a merge regime (0: none) */
-	unsigned cheap_top;		/* cheap collection: the largest N showing it */
+	uint64_t merge_at;		/* the size the merge's slowdown is seen at (0: none) */
+	double merge_x;			/* ...how much slower a write is there than with the fewest */
 	double merge_ns, gc_ns, inc_ns;	/* what a write costs there (and where it cannot tell) */
 	bool contradicts;		/* a fast N above a slow one */
 	bool random;			/* as the family's */
@@ -82,9 +80,9 @@ bool oaf_marginal(const struct oaf_verdict *v, unsigned nr);
 void oaf_print(const struct oaf_verdict *v, bool random);
 /*
  * A probe of --find-open-au may stop once its last OAF_STOP_LINES lines
- * each cost clearly more than the base run (one erase block) at the same
- * size: its regime is plain, what it is the family tells (a merge is not
- * stopped as a collection: the stop names neither).
+ * each cost a collection's worth (OA_GC_COPY of a copy at the base's
+ * rate) more than the base run (one erase block) at the same size: a
+ * merge is never stopped, its cost is measured at every size.
  */
 #define OAF_STOP_LINES 3
 bool oaf_stop_probe(const struct oa_run *base, const struct oa_run *r);

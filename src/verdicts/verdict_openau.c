@@ -20,6 +20,11 @@
 #define OA_PAGE_MAX (64 * 1024)
 /* Writes below the page cost this much more than at the page: a read-modify-write. */
 #define OA_SUBPAGE_FACTOR 1.5
+/* A cost of its own on every write, named: a merge costs milliseconds. */
+#define OA_MERGE_MIN_NS 1e6
+/* A line's cost counts when it is at least this part of its transfer
+ * (and it is paid per write: per_write). */
+#define OA_SIGNIF 0.3
 
 void oa_init(struct oa_run *r, uint64_t erase)
 {
@@ -121,25 +126,6 @@ bool oa_gc_clear(const struct oa_run *r, double *wns)
 	return true;
 }
 
-/* The first of OA_GC_LINES signature lines in a row that each cost a
- * collection's worth (a band, maybe above cheaper small blocks), or n. */
-static size_t gc_band(const struct oa_run *r, size_t *end)
-{
-	double c = OA_GC_COPY * block_ns(r);
-	size_t k = 0, i;
-
-	for (i = 1; i < r->n; i++) {
-		k = gc_line(r, i) && extra_ns(r, i) >= c ? k + 1 : 0;
-		if (k >= OA_GC_LINES)
-			break;
-	}
-	if (i >= r->n)
-		return r->n;
-	for (*end = i; *end + 1 < r->n && extra_ns(r, *end + 1) >= c; (*end)++)
-		;
-	return i + 1 - k;
-}
-
 bool oa_alternates(const struct oa_run *r, char *buf, size_t len)
 {
 	size_t k = 0, best = 0, at = 0;
@@ -178,32 +164,158 @@ static void copy_text(const struct oa_run *r, char *buf, size_t len)
 		 fmt_size(e, sizeof(e), oa_erase(r)), fmt_rate(b, sizeof(b), oa_best_rate(r)));
 }
 
-/* The first line from which on every write costs at least c beyond its transfer. */
-static size_t costly_from(const struct oa_run *r, double c)
+/* Line i's cost beyond its transfer at rate b (at least 0). */
+static double extra_at(const struct oa_run *r, size_t i, double b)
 {
-	size_t i = r->n;
+	double x = oa_write_ns(r, i) - (double)r->size[i] * 1e9 / b;
 
-	while (i > 1 && extra_ns(r, i - 1) >= c)
-		i--;
-	return i < r->n ? i : r->n - 1;
+	return x > 0 ? x : 0;
 }
 
-static void classify_slow(const struct oa_run *r, size_t first, size_t end, struct oa_result *res)
+/* Does line i pay per write: its rate at most OA_HALVING of the line
+ * above's (the first line: as the second does), not per byte (a card
+ * that only writes slower keeps its rate from line to line)? */
+static bool per_write(const struct oa_run *r, size_t i)
 {
-	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], cp[96];
-	size_t n = end + 1 - first;
+	if (i == 0)
+		return r->n < 2 || r->rate[1] <= OA_HALVING * r->rate[0];
+	return r->rate[i] <= OA_HALVING * r->rate[i - 1];
+}
 
+/* Line i's cost beyond its transfer at rate b, when it stands out of the
+ * noise of that transfer and is paid per write (else 0). */
+static double line_cost(const struct oa_run *r, size_t i, double b)
+{
+	double xfer = (double)r->size[i] * 1e9 / b, x = oa_write_ns(r, i) - xfer;
+
+	return x >= OA_SIGNIF * xfer && per_write(r, i) ? x : 0;
+}
+
+/*
+ * The most that OA_GC_LINES lines in a row of the first m cost (their
+ * median), and which: lines that each count (line_cost), the signature
+ * of a cost paid per write; with fewer lines, all but the first (the
+ * line the best rate is most often taken from). 0: no such lines.
+ * (copy: the copy estimate, for the last two lines alone.)
+ */
+static double window_level(const struct oa_run *r, size_t m, double b, double copy, size_t *from,
+			   size_t *to)
+{
+	double c[OA_MAX_LINES], best = 0;
+	size_t f = m >= 2 ? 1 : 0, w = m <= OA_GC_LINES ? m - f : OA_GC_LINES;
+
+	for (size_t i = 0; i < m; i++)
+		c[i] = line_cost(r, i, b);
+	for (size_t i = m <= OA_GC_LINES ? f : 0; i + w <= m; i++) {
+		double v = stats_median(c + i, w);
+
+		for (size_t j = i; j < i + w; j++)
+			v = c[j] > 0 ? v : 0;
+		if (v > best)
+			best = v, *from = i, *to = i + w - 1;
+	}
+	/* The last two lines alone, when they cost a collection (a run cut
+	 * short, by a paste or the early stop, has only them where the
+	 * signature begins). */
+	if (m > OA_GC_LINES && c[m - 1] > 0 && c[m - 2] > 0 &&
+	    (c[m - 1] + c[m - 2]) / 2 > best && (c[m - 1] + c[m - 2]) / 2 >= OA_GC_COPY * copy)
+		best = (c[m - 1] + c[m - 2]) / 2, *from = m - 2, *to = m - 1;
+	return best;
+}
+
+void oa_level(const struct oa_run *r, double rate, double copy_ns, struct oa_level *l)
+{
+	double b = rate > 0 ? rate : oa_best_rate(r);
+
+	memset(l, 0, sizeof(*l));
+	if (r->n == 0 || b <= 0)
+		return;
+	copy_ns = copy_ns > 0 ? copy_ns : oa_copy_ns(oa_erase(r), b);
+	l->ns = window_level(r, r->n, b, copy_ns, &l->from, &l->to);
+	l->paid = l->ns > 0;
+	if (l->ns <= 0) {
+		/* (nothing stands out: the less of what the two smallest blocks
+		 * cost, the smallest maybe below the page: 0 when one of them
+		 * moves its bytes at the best rate) */
+		size_t i = r->n - 1;
+
+		if (i > 0 && extra_at(r, i - 1, b) < extra_at(r, i, b))
+			i--;
+		l->ns = extra_at(r, i, b);
+		l->from = l->to = i;
+		l->paid = l->ns >= OA_SIGNIF * (double)r->size[i] * 1e9 / b;
+	}
+	/* The smallest blocks cheap below collections: the exception, not the rule. */
+	for (size_t k = 2; k >= 1; k--) {
+		size_t m = r->n - k, from, to;
+		double above, lo = 1e18;
+
+		if (r->n < k + 2 || r->size[m] > OA_SMALL_MAX)
+			continue;
+		above = window_level(r, m, b, copy_ns, &from, &to);
+		for (size_t i = m; i < r->n; i++)
+			lo = oa_write_ns(r, i) < lo ? oa_write_ns(r, i) : lo;
+		if (above < OA_GC_COPY * copy_ns || above < OA_GC_MIN_NS)
+			continue;
+		for (size_t i = m; i < r->n; i++)
+			if (extra_at(r, i, b) * 4 > above)
+				lo = -1;
+		if (lo < 0)
+			continue;
+		l->ns = above, l->from = from, l->to = to, l->tail = k, l->tail_ns = lo, l->paid = true;
+		return;
+	}
+}
+
+enum oa_class oa_level_class(double level_ns, double copy_ns)
+{
+	if (level_ns >= OA_GC_COPY * copy_ns && level_ns >= OA_GC_MIN_NS)
+		return OA_SLOW;
+	return level_ns <= OA_FAR_BELOW * copy_ns ? OA_FAST : OA_INCONCLUSIVE;
+}
+
+void oa_tail_text(const struct oa_run *r, const struct oa_level *l, char *buf, size_t len)
+{
+	char a[FB_FMT_LEN], t[FB_FMT_LEN];
+
+	if (!l->tail) {
+		buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len, "%s writes cost %s: the card buffers writes below the page",
+		 fmt_size(a, sizeof(a), r->size[r->n - l->tail]), fmt_time(t, sizeof(t), l->tail_ns));
+	if (l->tail > 1)
+		snprintf(buf, len, "writes from %s down cost %s: the card buffers writes below "
+			 "the page", fmt_size(a, sizeof(a), r->size[r->n - l->tail]),
+			 fmt_time(t, sizeof(t), l->tail_ns));
+}
+
+static void classify_slow(const struct oa_run *r, const struct oa_level *l, struct oa_result *res)
+{
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], cp[96], tail[160];
+	double gc = OA_GC_COPY * block_ns(r), best = oa_best_rate(r);
+	size_t first = l->from, end = l->to, n;
+
+	/* The band of lines that each cost a collection's worth, around the window. */
+	while (first > 0 && line_cost(r, first - 1, best) >= gc)
+		first--;
+	while (end + 1 + l->tail < r->n && extra_at(r, end + 1, best) >= gc)
+		end++;
+	while (first < end && extra_at(r, first, best) < gc)
+		first++;
+	n = end + 1 - first;
 	res->c = OA_SLOW;
-	/* (the smallest blocks of the range: at the large ones the transfer adds) */
+	/* (the smallest blocks of the band: at the large ones the transfer adds) */
 	res->write_ns = n > OA_GC_LINES ? median_write(r, end + 1 - OA_GC_LINES, OA_GC_LINES)
 					: median_write(r, first, n);
 	copy_text(r, cp, sizeof(cp));
+	oa_tail_text(r, l, tail, sizeof(tail));
 	fmt_size(a, sizeof(a), r->size[first]);
 	fmt_time(b, sizeof(b), res->write_ns);
 	if (end + 1 < r->n)
 		snprintf(res->why, sizeof(res->why), "from %s to %s every write costs about %s, of "
-			 "the order of an erase-block copy (%s): garbage collection", a,
-			 fmt_size(c, sizeof(c), r->size[end]), b, cp);
+			 "the order of an erase-block copy (%s): garbage collection%s%s", a,
+			 fmt_size(c, sizeof(c), r->size[end]), b, cp, tail[0] ? "; but " : "", tail);
 	else
 		snprintf(res->why, sizeof(res->why), "from %s down every write costs about %s, of "
 			 "the order of an erase-block copy (%s): garbage collection", a, b, cp);
@@ -228,28 +340,25 @@ static uint64_t subpage(const struct oa_run *r, double *more)
 }
 
 /* Fast: what the smallest blocks' cost is, named. */
-static void classify_fast(const struct oa_run *r, struct oa_result *res)
+static void classify_fast(const struct oa_run *r, const struct oa_level *l, struct oa_result *res)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], d[FB_FMT_LEN], e[FB_FMT_LEN], cp[96];
-	char what[200];
-	size_t last = r->n - 1, bend = 0, band = gc_band(r, &bend);
-	double best = oa_best_rate(r), more = 0, x = extra_ns(r, last);
+	char what[240];
+	size_t last = r->n - 1;
+	double best = oa_best_rate(r), more = 0, x = extra_ns(r, last), copy = block_ns(r);
 	uint64_t page = subpage(r, &more);
 
 	res->c = OA_FAST;
 	copy_text(r, cp, sizeof(cp));
-	if (band < r->n)
-		snprintf(what, sizeof(what), "; from %s to %s every write costs about %s, as "
-			 "much as a collection, but not the smallest blocks",
-			 fmt_size(a, sizeof(a), r->size[band]), fmt_size(b, sizeof(b), r->size[bend]),
-			 fmt_time(c, sizeof(c), median_write(r, band, bend + 1 - band)));
-	else if (page)
+	if (page)
 		snprintf(what, sizeof(what), ": writes below %s cost %s more (a read-modify-write of "
 			 "a partial page: the page is %s?)", fmt_size(a, sizeof(a), page),
 			 fmt_time(b, sizeof(b), more), fmt_size(c, sizeof(c), page));
-	else if (x >= OA_OVERHEAD_COPY * block_ns(r))
-		snprintf(what, sizeof(what), ": a cost of its own on every write (a merge of the "
-			 "card's log? runs with other numbers of erase blocks tell)");
+	else if (l->ns >= OA_MERGE_MIN_NS)
+		snprintf(what, sizeof(what), ": a cost of its own on every write, %s, %.3gx below "
+			 "an erase-block copy, not a collection: command overhead (or, with more than "
+			 "1 erase block, a merge of the card's log)", fmt_time(a, sizeof(a), l->ns),
+			 copy / (l->ns > 0 ? l->ns : 1));
 	else if (x >= 1e5 && best > r->rate[last] * 1.5)
 		snprintf(what, sizeof(what), ": command overhead");
 	else
@@ -261,54 +370,44 @@ static void classify_fast(const struct oa_run *r, struct oa_result *res)
 		 what);
 }
 
-/* A cost neither far below a copy nor of its order, or a cheap signature. */
-static void classify_between(const struct oa_run *r, bool tail, struct oa_result *res)
+/* A cost neither far below a copy nor of its order: it cannot tell. */
+static void classify_between(const struct oa_run *r, const struct oa_level *l,
+			     struct oa_result *res)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], cp[96];
-	size_t last = r->n - 1, from = tail ? r->n - oa_gc_tail(r) : last;
-	double w = median_write(r, from, r->n - from > OA_GC_LINES ? OA_GC_LINES : r->n - from);
 
 	res->c = OA_INCONCLUSIVE;
-	res->write_ns = w;
+	res->write_ns = median_write(r, l->from, l->to + 1 - l->from);
 	copy_text(r, cp, sizeof(cp));
-	snprintf(res->why, sizeof(res->why), "from %s down every write costs about %s, %.3gx "
-		 "below an erase-block copy (%s): a merge of the card's log, or a cheap garbage "
-		 "collection? (runs with other numbers of erase blocks tell)",
-		 fmt_size(a, sizeof(a), r->size[from]), fmt_time(b, sizeof(b), w),
-		 block_ns(r) / (w > 0 ? w : 1), cp);
+	snprintf(res->why, sizeof(res->why), "from %s down every write costs about %s more, %.3gx "
+		 "below an erase-block copy (%s): more than a merge of the card's log, less than a "
+		 "garbage collection: uncertain", fmt_size(a, sizeof(a), r->size[l->from]),
+		 fmt_time(b, sizeof(b), l->ns), block_ns(r) / (l->ns > 0 ? l->ns : 1), cp);
 }
 
 void oa_classify(const struct oa_run *r, struct oa_result *res)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], alt[160];
-	size_t last = r->n ? r->n - 1 : 0, bend = 0, band;
-	double copy = block_ns(r), x, more;
-	bool tail;
+	struct oa_level l;
+	enum oa_class c;
 
 	memset(res, 0, sizeof(*res));
 	if (r->n == 0) {
 		snprintf(res->why, sizeof(res->why), "no lines");
 		return;
 	}
-	x = extra_ns(r, last);
-	tail = oa_gc_tail(r) >= OA_GC_LINES && tail_extra(r, OA_GC_LINES) >= OA_OVERHEAD_COPY * copy;
-	band = gc_band(r, &bend);
-	if (x >= OA_GC_COPY * copy && oa_write_ns(r, last) >= OA_GC_MIN_NS)
-		classify_slow(r, costly_from(r, OA_GC_COPY * copy), last, res);
-	else if (r->complete && x < OA_FAR_BELOW * copy && subpage(r, &more))
-		classify_fast(r, res);	/* (small writes pay for their pages, not a signature) */
-	else if (tail)
-		classify_between(r, true, res);
+	oa_level(r, 0, 0, &l);
+	c = oa_level_class(l.ns, block_ns(r));
+	if (c == OA_SLOW)
+		classify_slow(r, &l, res);
 	else if (!r->complete)
 		snprintf(res->why, sizeof(res->why), "ended at %s (%s) before the smallest block "
-			 "size, without garbage collection", fmt_size(a, sizeof(a), r->size[last]),
-			 fmt_rate(b, sizeof(b), r->rate[last]));
-	else if (x < OA_FAR_BELOW * copy)
-		classify_fast(r, res);
-	else if (band < r->n)
-		classify_slow(r, band, bend, res);
+			 "size, without garbage collection", fmt_size(a, sizeof(a), r->size[r->n - 1]),
+			 fmt_rate(b, sizeof(b), r->rate[r->n - 1]));
+	else if (c == OA_FAST)
+		classify_fast(r, &l, res);
 	else
-		classify_between(r, false, res);
+		classify_between(r, &l, res);
 	if (oa_alternates(r, alt, sizeof(alt))) {
 		size_t u = strlen(res->why);
 

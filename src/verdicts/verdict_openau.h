@@ -4,18 +4,18 @@
  * can't one tell (inconclusive)? Shared by the early stop of --open-au
  * and --find-fat, by --find-open-au and by --analyze.
  *
- * The garbage-collection signature: a collection costs about the same
- * whatever the size of the write that forced it, so once every write
- * forces one, the time per write stops shrinking with the block size and
- * the rate roughly halves line by line. What makes it a collection is its
- * size: copying an erase block at the card's own write rate (the copy
- * estimate: the erase size over the best rate of the run) is what a
- * real card pays, of the order of it (at least OA_GC_COPY of it). A cost
- * far below that (OA_FAR_BELOW) is something else: a command's overhead
- * (below OA_OVERHEAD_COPY, whatever its shape), a read-modify-write of the
- * pages that small writes cover only in part, or a merge of the card's
- * log: a second, intermediate cost that only runs with other numbers of
- * erase blocks can tell from a cheap collection (verdict_oafamily.h).
+ * One rule, by the size of the cost (the expert's): what a write costs
+ * beyond moving its bytes at the card's own write rate, against copying
+ * one erase block at that rate (the copy estimate). At least OA_GC_COPY
+ * of it is a garbage collection (slow); at most OA_FAR_BELOW of it is not
+ * one, whatever its shape (a command's overhead, a merge of the card's
+ * log, a read-modify-write of partial pages: fast); in between it cannot
+ * tell, and says so with the numbers. Every block size votes: the cost
+ * of a run is the most that any OA_GC_LINES lines in a row cost (their
+ * median), so one noisy line decides nothing and a band of collections
+ * above cheaper small blocks is a collection. The smallest blocks may
+ * be cheap where larger ones collect (a card that buffers writes below
+ * its page): such a tail is named as the exception, it does not decide.
  */
 #ifndef FB_VERDICT_OPENAU_H
 #define FB_VERDICT_OPENAU_H
@@ -27,7 +27,8 @@
 #include "verdicts/verdict_results.h"	/* enum oa_class, struct oa_bracket */
 
 #define OA_MAX_LINES 64
-/* Lines in a row with the signature before it counts (and a run stops). */
+/* Lines in a row with the signature before it counts (and a run stops);
+ * also the lines whose median cost is a run's level. */
 #define OA_GC_LINES 3
 /* A write's cost beyond its transfer, against the copy estimate: at least
  * this much of it is a collection, ... */
@@ -36,6 +37,8 @@
 #define OA_FAR_BELOW 0.1
 /* ...and this little is a command's overhead, even with the signature. */
 #define OA_OVERHEAD_COPY 0.025
+/* Cheap smallest blocks (at most this size) below collections: a small-write buffer. */
+#define OA_SMALL_MAX (32 * 1024)
 
 
 struct oa_run {
@@ -44,6 +47,15 @@ struct oa_run {
 	uint64_t size[OA_MAX_LINES];	/* halving block sizes */
 	double rate[OA_MAX_LINES];	/* bytes/s, as printed */
 	bool complete;			/* reached the smallest block size */
+};
+
+/* What a run's writes cost: the most of any OA_GC_LINES lines in a row. */
+struct oa_level {
+	double ns;			/* beyond the transfer, ns (the median of lines from..to) */
+	bool paid;			/* it stands out of the noise of the lines' transfer */
+	size_t from, to;		/* those lines */
+	size_t tail;			/* cheap smallest lines left out (a small-write buffer) */
+	double tail_ns;			/* ...what the cheapest of them costs a write */
 };
 
 struct oa_result {
@@ -60,6 +72,17 @@ size_t oa_gc_tail(const struct oa_run *r);
 /* True when the last OA_GC_LINES lines show it; *write_ns: what a write costs. */
 bool oa_gc_clear(const struct oa_run *r, double *write_ns);
 void oa_classify(const struct oa_run *r, struct oa_result *res);
+/*
+ * The level of a run at the card's write rate (bytes/s; 0: the run's best
+ * rate) against the copy estimate copy_ns (0: the run's own). A line
+ * counts only with a cost of at least 0.3 of its transfer (below
+ * that, the noise of a large block's time).
+ */
+void oa_level(const struct oa_run *r, double rate, double copy_ns, struct oa_level *l);
+/* A level's class against a copy estimate: slow, fast or inconclusive. */
+enum oa_class oa_level_class(double level_ns, double copy_ns);
+/* "4KiB writes cost 21ms: the card buffers writes below the page" (l->tail > 0). */
+void oa_tail_text(const struct oa_run *r, const struct oa_level *l, char *buf, size_t len);
 /* The best rate of a run; the time per write of its line i (ns). */
 double oa_best_rate(const struct oa_run *r);
 double oa_write_ns(const struct oa_run *r, size_t i);

@@ -28,7 +28,7 @@ has "== align =="
 has "align 4194304  pre 1.34ms  on 1.94ms  post 1.34ms  diff 600µs"
 has "== find-open-au =="
 has "== verdicts =="
-has_re "^verdict: open AUs \(linear\): 5 fast, 6 slow; per write at "
+has_re "^verdict: open AUs \(linear\): 5 fast, 6 slow; per write beyond its"
 has "end of report: done, exit status 0"
 ok "$WHAT: no readahead without =full" not grep -q "^== readahead ==" "$TMP/r.txt"
 # the summary: the answers, once each, not every probe's

@@ -39,7 +39,7 @@ for k in $(seq 1 20); do
 		[ $mode = random ] && flag=--random spec="sim:open-au=$((k + 2)),open-au-random=$k"
 		expect_status 0 "find-open-au $mode, $k open" "$FB" --find-open-au $flag -e 4M "$spec"
 		ok "$mode, $k open: bracket $k fast, $((k + 1)) slow" \
-			grep -q "^verdict: open AUs ($mode): $k fast, $((k + 1)) slow; per write at " <<<"$OUT"
+			grep -q "^verdict: open AUs ($mode): $k fast, $((k + 1)) slow; per write beyond its transfer: " <<<"$OUT"
 		w=$(sed -n 's/^find-open-au: wrote \([^ ]*\) in .*/\1/p' <<<"$OUT")
 		# (a quarter: the upper end of the bracket is probed twice when its cost is near the threshold)
 		ok "$mode, $k open: wrote $w, at most a quarter of $(full_bytes $k) bytes" \
@@ -71,13 +71,15 @@ while read -r n rate slowest; do
 		'BEGIN { exit !(r > 0 && p >= 0.8 * r && s >= 0.8 * r) }'
 done <<<"$probes"
 
-# 20 ms of overhead on every write makes the probe with 1 erase block
-# inconclusive alone (the small blocks' rate halves line by line, at a
-# twentieth of an erase-block copy), but every N pays the same: the family
-# of probes reads through it (issue 20) and finds the bracket.
+# 20 ms of overhead on every write (the small blocks' rate halves line by
+# line) is a twentieth of an erase-block copy: no collection, whatever its
+# shape (issue 29), even for the probe with 1 erase block alone; every N
+# pays the same: the family names it command overhead.
 expect_status 0 "find-open-au, 20ms overhead" "$FB" --find-open-au -e 4M sim:write-lat=20ms,open-au=3
-ok "20ms overhead: the probe with 1 erase block is inconclusive alone" \
-	grep -q '^verdict: 1 open AU (linear): inconclusive: .*merge of the card' <<<"$OUT"
+ok "20ms overhead: the probe with 1 erase block is fast alone, not a collection" \
+	grep -q '^verdict: 1 open AU (linear): fast: .*not a collection (command overhead, or a merge' <<<"$OUT"
+ok "20ms overhead: the family names it" \
+	grep -q '^verdict: open AUs (linear): 3 fast, 4 slow; every write costs 1[89][0-9.]*ms more even with 1 erase block: command overhead' <<<"$OUT"
 ok "20ms overhead: 3 fast, 4 slow" grep -q '^verdict: open AUs (linear): 3 fast, 4 slow; ' <<<"$OUT"
 # 8 ms of overhead is command overhead (fast) up to the end of the device.
 expect_status 0 "find-open-au, overhead up to the end of the device" "$FB" --find-open-au -e 4M \

@@ -16,35 +16,41 @@
 /*
  * Cards that write L erase blocks at full speed, pay a merge of their log
  * on every write for up to K, and a collection beyond (sim log-aus,
- * log-merge), with the noise and small-write costs of real cards: the
- * collection costs about a copy of the erase block at the card's own
- * write rate (copy-bw 0.7-2x write-bw), the merge a 12th to a 40th of it,
- * some cards a command overhead or a read-modify-write below the page.
- * K stays below 4 (L + 1): where the search looks above the merge.
+ * log-merge), with the noise and small-write costs of real cards (issue
+ * 29): the collection costs 0.7-1.6 times a copy of the erase block at
+ * the card's own write rate (copy-bw = write-bw / that), the merge 1/100
+ * to 1/10 of that copy; some cards a command overhead, a read-modify-write
+ * below the page, or a buffer of their own for writes below the page
+ * (small-buffer: every probe's smallest lines, 16 KiB, go there); jitter
+ * up to 10%. K stays below 4 (L + 1): where the search looks above the
+ * merge.
  */
 struct card3 {
 	unsigned l, k;
 	uint64_t erase;
-	char spec[600];
+	char spec[700];
 };
 
 static void draw_card3(struct card3 *c)
 {
 	static const unsigned er[] = { 2, 4, 4, 8 };
-	double wbw = logu(5e6, 40e6), cbw = wbw * logu(0.7, 2), et = logu(1e6, 8e6);
-	double gc;
+	double wbw = logu(5e6, 40e6), cbw = wbw / logu(0.7, 1.6), et = logu(1e6, 8e6);
+	double copy;
+	bool small = pick(4) == 0;
 
 	c->l = 1 + pick(5);
 	c->k = c->l + 2 + pick(2 * c->l + 2);
 	c->erase = er[pick(4)] * MiB;
-	gc = (double)c->erase / cbw * 1e9 + et;
+	copy = (double)c->erase / wbw * 1e9;
 	snprintf(c->spec, sizeof(c->spec), "size=16G,erase=%lluM,open-au=%u,open-au-random=%u,"
 		 "log-aus=%u,log-merge=%.0fns,write-lat=%.0fns,write-bw=%.0f,copy-bw=%.0f,"
 		 "erase-time=%.0fns,cmd-overhead=%.0fns,subpage-write=%.0fns,jitter=%.1f,"
-		 "stalls=%.4f,stall-time=%.0fns,seed=%u", (unsigned long long)(c->erase / MiB), c->k,
-		 c->k, c->l, gc * logu(1.0 / 40, 1.0 / 12), logu(100e3, 1e6), wbw, cbw, et,
-		 pick(3) ? 0 : logu(2e5, 3e6), pick(3) ? 0 : logu(2e5, 2e6), 8 * unit_draw(),
-		 pick(3) ? 0 : 0.001 * unit_draw(), logu(1e6, 20e6), pick(100000));
+		 "stalls=%.4f,stall-time=%.0fns,page=%s,small-buffer=%s,small-merge=%.0fns,seed=%u",
+		 (unsigned long long)(c->erase / MiB), c->k, c->k, c->l,
+		 copy * logu(1.0 / 100, 1.0 / 10), logu(100e3, 1e6), wbw, cbw, et,
+		 pick(3) ? 0 : logu(2e5, 3e6), pick(3) ? 0 : logu(2e5, 2e6), 10 * unit_draw(),
+		 pick(3) ? 0 : 0.001 * unit_draw(), logu(1e6, 20e6), small ? "32K" : "16K",
+		 small ? "16K" : "0", small ? logu(2e6, 30e6) : 0, pick(100000));
 }
 
 /* "a merge regime from N" in the last bracket line of out_path, or 0. */
@@ -84,9 +90,9 @@ static int lone_class(void)
 	return c;
 }
 
-/* One -O run alone at N: fast where N <= L; never slow in the merge (it
- * cannot tell a merge from a cheap collection: uncertain); beyond K
- * slow, or uncertain, never fast. */
+/* One -O run alone at N: fast where N <= L; never slow in the merge (a
+ * merge near a tenth of a copy: uncertain); beyond K slow, or uncertain,
+ * never fast. */
 static int judge_lone(const struct card3 *c, unsigned n, struct fb_opts *o)
 {
 	int cl;
@@ -118,7 +124,7 @@ static void three_regime_cards(unsigned cards)
 	for (unsigned i = 0; i < cards; i++) {
 		struct card3 c;
 		struct fb_opts o;
-		char what[700];
+		char what[800];
 		unsigned m, n[3];
 		int out;
 

@@ -87,7 +87,7 @@ int main(void)
 	CHECK(run(test_find_open_au.run, &o, "sd", 200, &out) == FB_EINTR);
 	CHECK(out && strstr(out, "probe: --open-au-nr=4 "));
 	CHECK(out && strstr(out, "verdict: 2 open AUs (linear): fast"));
-	CHECK(out && strstr(out, "verdict: open AUs (linear): at least 2 fast, none slow; per write at "));
+	CHECK(out && strstr(out, "verdict: open AUs (linear): at least 2 fast, none slow; per write beyond its transfer: "));
 	CHECK(out && strstr(out, "find-open-au: interrupted: the bracket above is what was found so far\n"));
 	CHECK(out && !strstr(out, "probe: --open-au-nr=8"));
 	free(out);
