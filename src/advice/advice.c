@@ -27,6 +27,9 @@ void adv_from_facts(const struct vf_facts *f, uint64_t size, uint32_t sector,
 		in->oa_fast[m] = f->oa[m].fast;
 		in->oa_slow[m] = f->oa[m].slow;
 		in->oa_contradicts[m] = f->oa[m].contradicts;
+		in->oa_merge[m] = f->oa_merge[m];
+		in->oa_merge_ns[m] = f->oa_merge_ns[m];
+		in->oa_merge_x[m] = f->oa_merge_x[m];
 	}
 	in->fat = f->fat;
 	in->fat_state = f->ff.state;
@@ -153,15 +156,54 @@ static const char *open_aus(const struct adv_in *in, int m, unsigned *n, char *w
 	return fast && slow ? "bracket" : fast ? "at_least" : "none";
 }
 
+/* "; a merge regime from 5: every switch of erase block costs 4ms" */
+static void merge_text(const struct adv_in *in, int m, char *buf, size_t len)
+{
+	char t[FB_FMT_LEN];
+	size_t u = strlen(buf);
+
+	if (in->oa_merge[m] && u < len)
+		snprintf(buf + u, len - u, "; a merge regime from %u: every switch of erase block "
+			 "costs %s", in->oa_merge[m], fmt_time(t, sizeof(t), in->oa_merge_ns[m]));
+}
+
+/*
+ * How many streams to write at once: what the card writes at full speed
+ * (below its merge regime), what it keeps open (below its collections).
+ */
+static void streams(const struct adv_in *in, struct adv *a)
+{
+	char t[FB_FMT_LEN], x[32] = "";
+
+	if (!a->open_aus_known || !a->open_aus)
+		return;
+	if (!in->oa_merge[0] || in->oa_merge[0] > a->open_aus) {
+		set_value(adv_add(a, "write_streams", "derived", "write streams: up to %u at once "
+				  "(as many erase blocks as the card keeps open; more collect "
+				  "garbage)", a->open_aus), a->open_aus, "count");
+		return;
+	}
+	a->merge_from = in->oa_merge[0];
+	a->merge_ns = in->oa_merge_ns[0];
+	a->merge_x = in->oa_merge_x[0];
+	if (a->merge_x >= 1.5)
+		snprintf(x, sizeof(x), ", small writes %.2gx slower", a->merge_x);
+	set_value(adv_add(a, "write_streams", "derived", "write streams: up to %u at once at "
+			  "full speed; %u to %u pay %s a switch of erase block (a merge%s), more "
+			  "collect garbage", a->merge_from - 1, a->merge_from, a->open_aus,
+			  fmt_time(t, sizeof(t), a->merge_ns), x), a->merge_from - 1, "count");
+}
+
 static void basis_open_aus(const struct adv_in *in, struct adv *a)
 {
 	static const char *const name[2] = { "basis_open_aus", "basis_open_aus_random" };
-	char why[200];
+	char why[300];
 	unsigned n;
 
 	for (int m = 0; m < 2; m++) {
 		const char *res = open_aus(in, m, &n, why, sizeof(why));
 
+		merge_text(in, m, why, sizeof(why));
 		if (m == 0) {
 			a->open_aus = n;
 			a->open_aus_known = res != NULL;
@@ -312,6 +354,7 @@ void adv_plan(const struct adv_in *in, struct adv *a)
 	basis_erase(in, a);
 	basis_page(in, a);
 	basis_open_aus(in, a);
+	streams(in, a);
 	basis_fat(in, a);
 	if (a->erase && a->erase % a->sector) {
 		adv_add(a, "layout", "declined", "no layout: the erase block is not a multiple "

@@ -70,7 +70,7 @@ static unsigned logs_for(unsigned open)
 
 static void f2fs_logs(struct adv *a)
 {
-	char why[200];
+	char why[240];
 
 	if (!a->open_aus_known) {
 		adv_add(a, "f2fs_active_logs", "declined", "f2fs active_logs: not advised: the "
@@ -79,7 +79,16 @@ static void f2fs_logs(struct adv *a)
 		return;
 	}
 	a->f2fs_logs = logs_for(a->open_aus);
-	if (a->open_aus >= 3)
+	/* (below the merge regime when that leaves f2fs its 2 logs and more) */
+	if (a->merge_from && a->f2fs_logs + 1 >= a->merge_from && a->merge_from - 1 >= 3) {
+		char t[FB_FMT_LEN];
+
+		a->f2fs_logs = logs_for(a->merge_from - 1);
+		snprintf(why, sizeof(why), "%u logs and the checkpoint and tables make %u erase "
+			 "blocks written at once, below the %u from which every switch of erase "
+			 "block costs %s (a merge)", a->f2fs_logs, a->f2fs_logs + 1, a->merge_from,
+			 fmt_time(t, sizeof(t), a->merge_ns));
+	} else if (a->open_aus >= 3)
 		snprintf(why, sizeof(why), "%u logs and the checkpoint and tables make %u erase "
 			 "blocks written at once, within the %u the card keeps open", a->f2fs_logs,
 			 a->f2fs_logs + 1, a->open_aus);

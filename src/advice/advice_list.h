@@ -34,6 +34,9 @@ struct adv_in {
 	unsigned oa_runs[2];		/* open-AU runs with their N: [random] */
 	unsigned oa_fast[2], oa_slow[2];	/* their bracket (0: none) */
 	bool oa_contradicts[2];
+	unsigned oa_merge[2];		/* the smallest N in a merge regime (0: none) */
+	double oa_merge_ns[2];		/* ...what a switch of erase block costs there */
+	double oa_merge_x[2];		/* ...how much slower small writes run (0: not seen) */
 	bool fat;			/* a find-fat verdict was printed */
 	enum ff_state fat_state;
 	unsigned fat_area;		/* FF_AREA: erase blocks */
@@ -64,6 +67,8 @@ struct adv {
 	uint32_t sector;
 	unsigned open_aus;		/* linear, as assumed */
 	bool open_aus_known;
+	unsigned merge_from;		/* linear: the smallest N in a merge regime (0: none) */
+	double merge_ns, merge_x;	/* ...a switch's cost, the small writes' slowdown */
 	unsigned fat_aus;		/* the FAT-optimised area, erase blocks */
 	/* the layout, bytes (size 0: to the end of a device of unknown size) */
 	uint64_t start, size, fat_start, fat_len;

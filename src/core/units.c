@@ -38,6 +38,19 @@ static char *fmt_scaled(char *buf, size_t len, const char *sign, double v,
 	return buf;
 }
 
+char *fmt_size_exact(char *buf, size_t len, uint64_t bytes, const char *b)
+{
+	static const char *const u[] = { "KiB", "MiB", "GiB", "TiB" };
+	int i = -1;
+
+	while (i < 3 && bytes && bytes % 1024 == 0) {
+		bytes /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)bytes, i < 0 ? b : u[i]);
+	return buf;
+}
+
 char *fmt_size(char *buf, size_t len, uint64_t bytes)
 {
 	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };

@@ -168,20 +168,6 @@ static bool test_uses(const struct fb_test *w, const char *name)
 	return false;
 }
 
-/* A size as given, to the byte: "4092MiB", not the "4GiB" of three digits. */
-static char *exact_size(char *buf, size_t len, uint64_t v)
-{
-	static const char *const u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	unsigned i = 0;
-
-	while (i < 4 && v && v % 1024 == 0) {
-		v /= 1024;
-		i++;
-	}
-	snprintf(buf, len, "%llu%s", (unsigned long long)v, u[i]);
-	return buf;
-}
-
 /*
  * The way forward when a write test's regions pass the end (as -i's
  * message gives one): the options of that test that move or grow them,
@@ -204,7 +190,7 @@ static void shrink_hint(const struct fb_opts *o, const struct fb_test *w, uint64
 	w->regions(&at0, size, NULL, 0, &end0);
 	if (end0 < end)
 		snprintf(items[n++], sizeof(items[0]), "--offset=0 (now %s)",
-			 exact_size(v, sizeof(v), o->offset));
+			 fmt_size_exact(v, sizeof(v), o->offset, "B"));
 	for (const struct fb_option *p = w->options; p && p->name && n < 2; p++) {
 		uint64_t x = p->kind == FO_UINT || p->kind == FO_SIZE ? fb_option_u64(p, o) : 0;
 
@@ -213,18 +199,18 @@ static void shrink_hint(const struct fb_opts *o, const struct fb_test *w, uint64
 				 (unsigned long long)x);
 		else if (p->kind == FO_SIZE)
 			snprintf(items[n++], sizeof(items[0]), "a smaller --%s (now %s)", p->name,
-				 exact_size(v, sizeof(v), x));
+				 fmt_size_exact(v, sizeof(v), x, "B"));
 	}
 	if (test_uses(w, "erasesize")) {
 		bool said = n && strstr(items[n - 1], "smaller");	/* "a smaller --x or --erasesize" */
 
 		snprintf(items[n], sizeof(items[0]), "%s--erasesize (now %s)", said ? "" : "a smaller ",
-			 exact_size(v, sizeof(v), o->erasesize));
+			 fmt_size_exact(v, sizeof(v), o->erasesize, "B"));
 		n++;
 	}
 	if (test_uses(w, "size") && o->size && n < 4)
 		snprintf(items[n++], sizeof(items[0]), "a smaller --size (now %s)",
-			 exact_size(v, sizeof(v), o->size));
+			 fmt_size_exact(v, sizeof(v), o->size, "B"));
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", i == 0 ? ": give " :

@@ -98,22 +98,6 @@ static const struct key *find_key(const char *name)
 
 /* ---- exact formatting: what is printed parses back to the same value */
 
-static char *exact_size(char *buf, size_t len, uint64_t v)
-{
-	static const char *const u[] = { "TiB", "GiB", "MiB", "KiB" };
-
-	for (int i = 0; i < 4 && v; i++) {
-		uint64_t unit = 1ULL << (10 * (4 - i));
-
-		if (v % unit == 0) {
-			snprintf(buf, len, "%llu%s", (unsigned long long)(v / unit), u[i]);
-			return buf;
-		}
-	}
-	snprintf(buf, len, "%llu", (unsigned long long)v);
-	return buf;
-}
-
 static char *exact_scaled(char *buf, size_t len, uint64_t v,
 			  const uint64_t *scale, const char *const *unit, int n)
 {
@@ -150,7 +134,7 @@ static void format_value(const struct key *k, const struct sim_params *p,
 
 	switch (k->type) {
 	case K_SIZE:
-		exact_size(buf, len, *(const uint64_t *)base);
+		fmt_size_exact(buf, len, *(const uint64_t *)base, "");
 		break;
 	case K_TIME:
 		exact_time(buf, len, *(const uint64_t *)base);
@@ -293,14 +277,15 @@ static int validate_fake(const struct sim_params *p, uint64_t naus, char *err, s
 
 	if (key) {
 		snprintf(err, errlen, "sim: %s (%s) is not a multiple of 512", key,
-			 exact_size(a, sizeof(a), v));
+			 fmt_size_exact(a, sizeof(a), v, ""));
 		return -1;
 	}
 	key = p->wrap > p->size ? "wrap" : p->drop_from > p->size ? "drop-from" : NULL;
 	v = p->wrap > p->size ? p->wrap : p->drop_from;
 	if (key) {
 		snprintf(err, errlen, "sim: %s (%s) lies beyond the end of the card (%s)", key,
-			 exact_size(a, sizeof(a), v), exact_size(b, sizeof(b), p->size));
+			 fmt_size_exact(a, sizeof(a), v, ""),
+			 fmt_size_exact(b, sizeof(b), p->size, ""));
 		return -1;
 	}
 	if (p->conv_zones && !p->zoned) {
@@ -323,12 +308,13 @@ static int validate(const struct sim_params *p, char *err, size_t errlen)
 
 	if (p->page % 512 != 0) {
 		snprintf(err, errlen, "sim: page (%s) is not a multiple of 512",
-			 exact_size(a, sizeof(a), p->page));
+			 fmt_size_exact(a, sizeof(a), p->page, ""));
 		return -1;
 	}
 	if (p->erase % p->page != 0) {
 		snprintf(err, errlen, "sim: page (%s) does not divide erase (%s)",
-			 exact_size(a, sizeof(a), p->page), exact_size(b, sizeof(b), p->erase));
+			 fmt_size_exact(a, sizeof(a), p->page, ""),
+			 fmt_size_exact(b, sizeof(b), p->erase, ""));
 		return -1;
 	}
 	if (p->size % 512 != 0 || p->read_chunk % 512 != 0) {
@@ -336,12 +322,13 @@ static int validate(const struct sim_params *p, char *err, size_t errlen)
 
 		snprintf(err, errlen, "sim: %s (%s) is not a multiple of 512",
 			 sz ? "size" : "read-chunk",
-			 exact_size(a, sizeof(a), sz ? p->size : p->read_chunk));
+			 fmt_size_exact(a, sizeof(a), sz ? p->size : p->read_chunk, ""));
 		return -1;
 	}
 	if (p->size < p->erase) {
 		snprintf(err, errlen, "sim: size (%s) is smaller than erase (%s)",
-			 exact_size(a, sizeof(a), p->size), exact_size(b, sizeof(b), p->erase));
+			 fmt_size_exact(a, sizeof(a), p->size, ""),
+			 fmt_size_exact(b, sizeof(b), p->erase, ""));
 		return -1;
 	}
 	naus = (p->size + p->erase - 1) / p->erase;
@@ -355,8 +342,8 @@ static int validate(const struct sim_params *p, char *err, size_t errlen)
 	for (unsigned i = 0; i < p->nfail; i++) {
 		if (p->fail[i].off >= p->size) {
 			snprintf(err, errlen, "sim: fail offset (%s) lies beyond the end of the card (%s)",
-				 exact_size(a, sizeof(a), p->fail[i].off),
-				 exact_size(b, sizeof(b), p->size));
+				 fmt_size_exact(a, sizeof(a), p->fail[i].off, ""),
+				 fmt_size_exact(b, sizeof(b), p->size, ""));
 			return -1;
 		}
 	}

@@ -41,6 +41,13 @@ void vf_open_au_set(bool random, const unsigned *nr, const enum oa_class *c, siz
 		oa_bracket_add(&facts.oa[random], nr[i], c[i]);
 }
 
+void vf_open_au_merge(bool random, unsigned from, double ns, double x)
+{
+	facts.oa_merge[random] = from;
+	facts.oa_merge_ns[random] = from ? ns : 0;
+	facts.oa_merge_x[random] = from ? x : 0;
+}
+
 void vf_fat(const struct ff_result *r)
 {
 	facts.fat = true;

@@ -21,6 +21,9 @@ struct vf_facts {
 	struct va_verdict va;		/* the last one */
 	unsigned oa_runs[2];		/* open-AU runs with their N: [random] */
 	struct oa_bracket oa[2];	/* ...as a bracket */
+	unsigned oa_merge[2];		/* ...the smallest N in a merge regime (0: none) */
+	double oa_merge_ns[2];		/* ...what a switch of erase block costs there */
+	double oa_merge_x[2];		/* ...how much slower small writes run (0: not seen) */
 	bool fat;			/* a find-fat verdict was printed */
 	struct ff_result ff;		/* the last one */
 	uint64_t capacity_real;		/* --capacity: the bytes that hold, when fewer
@@ -40,5 +43,8 @@ void vf_fat(const struct ff_result *r);
 void vf_capacity(uint64_t real);
 /* A family's verdict replaces the bracket of its mode (verdict_oafamily.h). */
 void vf_open_au_set(bool random, const unsigned *nr, const enum oa_class *c, size_t n);
+/* A family's merge regime: from N on, each switch of erase block costs ns,
+ * small writes run x times slower (from 0: none). */
+void vf_open_au_merge(bool random, unsigned from, double ns, double x);
 
 #endif

@@ -353,22 +353,11 @@ void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_c
 	free(v);
 }
 
-/* A size exactly, as sim: reads it: 8MiB, 1536KiB, or bytes. */
-static void exact_size(char *buf, size_t len, uint64_t v)
-{
-	if (v && v % (1ull << 20) == 0)
-		snprintf(buf, len, "%lluMiB", (unsigned long long)(v >> 20));
-	else if (v && v % 1024 == 0)
-		snprintf(buf, len, "%lluKiB", (unsigned long long)(v >> 10));
-	else
-		snprintf(buf, len, "%llu", (unsigned long long)v);
-}
-
 static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_t len)
 {
 	switch (k) {
 	case FK_SIZE: case FK_ERASE: case FK_PAGE:
-		exact_size(buf, len, (uint64_t)c->v[k]);
+		fmt_size_exact(buf, len, (uint64_t)c->v[k], "");
 		break;
 	case FK_READ_BW: case FK_WRITE_BW: case FK_COPY_BW:
 		fmt_rate(buf, len, c->v[k]);

@@ -339,6 +339,8 @@ static void record(const struct oaf_verdict *v, bool random)
 		c[k] = oaf_class(v, v->nr[k]);
 	}
 	vf_open_au_set(random, nr, c, v->n);
+	vf_open_au_merge(random, v->merge_from, v->merge_ns - v->floor > 0 ? v->merge_ns - v->floor
+								: v->merge_ns, v->merge_x);
 }
 
 void oaf_print(const struct oaf_verdict *v, bool random)

@@ -124,6 +124,16 @@ ok "realruns: erase block named 4MiB" grep -q '^advice: erase block 4MiB: named'
 ok "realruns: open AUs 3 fast, 4 slow" grep -q '^advice: open AUs (linear): 3 fast, 4 slow' <<<"$OUT"
 ok "realruns: 2 active logs for 3 open AUs" grep -q '^advice: f2fs active_logs 2:' <<<"$OUT"
 ok "realruns: start 4MiB" grep -qx 'start=8192, type=L' <<<"$OUT"
+# A merge regime below the collections (issue 29): the streams said, and
+# f2fs's logs kept below it.
+expect_status 0 "merge regime: --find-open-au --advise" "$FB" --find-open-au --advise -e 4M \
+	sim:erase=4M,write-bw=100M,copy-bw=100M,open-au=12,open-au-random=12,log-aus=4,log-merge=4ms
+ok "merge: the basis names it" grep -q '^advice: open AUs (linear): 12 fast, 13 slow; a merge regime from 5: every switch of erase block costs 4ms$' <<<"$OUT"
+ok "merge: 4 streams at full speed, 12 at most" grep -q '^advice: write streams: up to 4 at once at full speed; 5 to 12 pay 4ms a switch of erase block (a merge, small writes [0-9.]*x slower), more collect garbage$' <<<"$OUT"
+ok "merge: f2fs below it" grep -q '^advice: f2fs active_logs 2: 2 logs and the checkpoint and tables make 3 erase blocks written at once, below the 5 from which' <<<"$OUT"
+expect_status 0 "no merge: --find-open-au --advise" "$FB" --find-open-au --advise -e 4M sim:open-au=7
+ok "no merge: as many streams as open" grep -q '^advice: write streams: up to 7 at once (as many erase blocks as the card keeps open; more collect garbage)$' <<<"$OUT"
+ok "no merge: f2fs 6 logs" grep -q '^advice: f2fs active_logs 6: ' <<<"$OUT"
 # An align table whose verdict is uncertain: assumed or declined, said.
 expect_status 0 "uncertain: --analyze --advise" "$FB" --analyze \
 	"$TESTS_DIR/fixtures/realruns/019-unnamed-card-sdb-bradfa-issue13-align.txt" --advise

@@ -67,7 +67,7 @@ int main(void)
 	CHECK(!c.known[FK_OPEN_AU] && strstr(c.why[FK_OPEN_AU], "linear bracket"));
 	CHECK(!c.known[FK_WRITE_LAT] && !c.known[FK_COPY_BW] && !c.known[FK_FAT_AUS]);
 	fit_card_spec(&c, spec, sizeof(spec));
-	CHECK_STR(spec, "size=1024MiB,erase=4MiB,page=8KiB,read-lat=491µs,read-bw=20.4M/s,"
+	CHECK_STR(spec, "size=1GiB,erase=4MiB,page=8KiB,read-lat=491µs,read-bw=20.4M/s,"
 		  "page-cross=100µs,erase-cross=300µs,jitter=2.0");
 	/* a host far noisier than any card: the jitter stops at 5% */
 	fit_input_reset(&in);

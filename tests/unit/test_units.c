@@ -33,6 +33,19 @@ int main(void)
 	CHECK_STR(rt(999600), "1M/s");		/* no "1e+03K/s" */
 	CHECK_STR(rt(0), "0B/s");
 	CHECK_STR(sz(4194304), "4MiB");
+	/* Exact sizes, as options and sim: take them back. */
+	{
+		char b[FB_FMT_LEN];
+
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 4292870144ull, "B"), "4094MiB");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 1ull << 30, ""), "1GiB");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 3ull << 19, ""), "1536KiB");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 512, "B"), "512B");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 512, ""), "512");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 0, "B"), "0B");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 5ull << 40, ""), "5TiB");
+		CHECK_STR(fmt_size_exact(b, sizeof(b), 1ull << 50, ""), "1024TiB");
+	}
 	CHECK_STR(sz(512), "512B");
 	CHECK_STR(sz(16384), "16KiB");
 	CHECK_STR(sz(2048), "2KiB");
