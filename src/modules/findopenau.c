@@ -585,8 +585,10 @@ static const char *const find_open_au_uses[] = {
 
 const struct fb_test test_find_open_au = {
 	.name = "find-open-au",
-	.help = "how many erase blocks stay fast written at once: tries\n"
-		"N = 1, 2, 4, ... until slow, then bisects (writes)",
+	.help = "how many erase blocks stay fast written at once (slow: a\n"
+		"write costs a garbage collection, a quarter of an erase-block\n"
+		"copy or more): tries N = 1, 2, 4, ... until slow, then bisects\n"
+		"(writes)",
 	.writes = true,
 	.uses = find_open_au_uses,
 	.check = find_open_au_check,

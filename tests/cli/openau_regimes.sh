@@ -36,7 +36,7 @@ for f in "$F"/realruns/*openau*.txt; do
 done
 for f in 012-sandisk-su04g-4gb-wirenboard1 015-sandisk-sl08g-8gb-wirenboard27; do
 	"$FB" --analyze "$F/realruns/$f-openau.txt" >"$TMP/out" 2>/dev/null
-	ok "$f: at least 7 fast, linear" grep -q '^verdict: open AUs (linear): at least 7 fast, none slow; every write costs 1.[0-9]*ms more even with 1 erase block: command overhead; per write beyond its transfer: ' "$TMP/out"
+	ok "$f: at least 7 fast, linear" grep -q '^verdict: open AUs (linear): at least 7 fast, none slow; ' "$TMP/out"
 done
 # (issue 29) 015 in random order: every write costs 240ms at every N, three
 # quarters of a copy, above the page; the small ones are buffered
