@@ -310,7 +310,8 @@ static size_t regime_text(const struct oaf_verdict *v, char *buf, size_t len)
 		u += (size_t)snprintf(buf + u, len - u, "; every write costs %s more even with %u "
 				      "erase block%s: %s", fmt_time(a, sizeof(a), v->floor), v->nr[0],
 				      v->nr[0] == 1 ? "" : "s", v->random ? "what a write out of order "
-				      "costs the card" : "command overhead");
+				      "costs the card" : v->nr[0] == 1 ? "command overhead" :
+				      "command overhead, or a merge (no run with 1 erase block tells)");
 	return u < len ? u : len;
 }
 
