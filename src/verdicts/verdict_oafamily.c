@@ -146,6 +146,21 @@ static void kinds(struct oaf_verdict *v)
 				v->kind[k] = OAF_FAST;
 }
 
+/* The family never says the opposite of a run's own line: a run that
+ * collects by its own numbers is not counted fast (inconclusive). */
+static void own_lines(const struct oa_family *f, struct oaf_verdict *v)
+{
+	for (size_t k = 0; k < v->n; k++) {
+		struct oa_result res;
+
+		if (v->kind[k] != OAF_FAST && v->kind[k] != OAF_MERGE)
+			continue;
+		oa_classify(&f->run[v->idx[k]], &res);
+		if (res.c == OA_SLOW)
+			v->kind[k] = OAF_ELEVATED;
+	}
+}
+
 /* The median cost of the N of one kind. */
 static double kind_cost(const struct oaf_verdict *v, enum oaf_kind a, enum oaf_kind b)
 {
@@ -208,6 +223,7 @@ void oaf_judge(const struct oa_family *f, struct oaf_verdict *v)
 		return;
 	costs(f, v);
 	kinds(v);
+	own_lines(f, v);
 	bracket(v);
 	ratio(f, v);
 }

@@ -188,6 +188,20 @@ static void family_runs(void)
 		CHECK(v.fast == 16 && v.slow == 0 && v.inconclusive == 20);
 		CHECK(oaf_class(&v, 20) == OA_INCONCLUSIVE);
 	}
+	/* Every N pays 64ms (a sixth of a 420ms copy: not counted), 4 pays 110ms:
+	 * 46ms more is fast for the family, but the run alone collects by its
+	 * own numbers: never the opposite of its own line (inconclusive). */
+	{
+		static const unsigned nr4[] = { 1, 2, 3, 4 };
+		static const double x4[] = { 64, 64, 64, 110 };
+		struct oa_run r;
+		struct oa_result res;
+
+		family(&v, nr4, x4, 4, 10e6);
+		costed(&r, 4 << 20, 10e6, 0.2, 110, 1, 0, 0);
+		oa_classify(&r, &res);
+		CHECK(res.c == OA_SLOW && oaf_class(&v, 4) == OA_INCONCLUSIVE && v.fast == 3);
+	}
 	/* A collection near its threshold is probed again; a plain one is not. */
 	family(&v, seed_nr, seed_x, 3, 11e6);
 	CHECK(!oaf_marginal(&v, 20));
