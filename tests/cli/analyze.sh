@@ -47,7 +47,7 @@ expect_status 0 "001" "$FB" --analyze "$RUNS/001-kingston-4gb-sa04g-align.txt"
 ok "001: erase block 4MiB, the card's register" grep -q '^verdict: erase block 4MiB (diff 682µs from 4MiB up vs 576µs below: 1.18x, noise ' <<<"$OUT"
 expect_status 0 "002" "$FB" --analyze "$RUNS/002-kingston-4gb-sa04g-openau.txt"
 ok "002: 8 runs" [ "$(grep -c '^run ' <<<"$OUT")" -eq 8 ]
-ok "002: linear 3 fast, 4 slow" grep -q '^verdict: open AUs (linear): 3 fast, 4 slow; every write costs 1.88ms more even with 1 erase block: command overhead; per write beyond its transfer: 1: 1.88ms, 2: 2.31ms, 3: 2.34ms, 4: 402ms; an erase-block copy 650ms (4MiB at 6.45M/s)$' <<<"$OUT"
+ok "002: linear 3 fast, 4 slow" grep -q '^verdict: open AUs (linear): 3 fast, 4 slow; every write costs 1.55ms more even with 1 erase block: command overhead; per write beyond its transfer: 1: 1.55ms, 2: 2.15ms, 3: 2.22ms, 4: 402ms; an erase-block copy 650ms (4MiB at 6.45M/s)$' <<<"$OUT"
 ok "002: random 3 fast, 4 slow" grep -q '^verdict: open AUs (random): 3 fast, 4 slow; ' <<<"$OUT"
 ok "002: the ^C runs are marked" [ "$(grep -c ', interrupted$' <<<"$OUT")" -eq 2 ]
 expect_status 0 "003: a find-fat table" "$FB" --analyze "$RUNS/003-kingston-4gb-sa04g-findfat.txt"
