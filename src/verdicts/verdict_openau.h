@@ -61,7 +61,7 @@ struct oa_level {
 struct oa_result {
 	enum oa_class c;
 	double write_ns;		/* slow: what every write costs */
-	char why[400];
+	char why[640];
 };
 
 void oa_init(struct oa_run *r, uint64_t erase);
