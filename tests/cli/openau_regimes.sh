@@ -58,6 +58,18 @@ ok "L=3, K=10: 10 fast, 11 slow" grep -q '^verdict: open AUs (linear): 10 fast, 
 expect_status 0 "8K pages, -b 2K" "$FB" --analyze "$F/fakecard/022-logstick-l3k10-page8k-subpage.txt"
 ok "L=3, K=10: the page 8KiB" grep -q 'the page is 8KiB?)$' <<<"$OUT"
 
+# ---- issue 29's patterns on fakecard (real loop devices, collections of a
+# copy's cost): a card that buffers 4 KiB writes, one that only merges, a
+# plain one
+expect_status 0 "smallbuf -O -r -b 4K" "$FB" --analyze "$F/fakecard/023-smallbuf-openau-random.txt"
+ok "smallbuf random: 3 fast, 4 slow, the 4KiB writes the exception" grep -q '^verdict: open AUs (random): 3 fast, 4 slow; the smallest writes cost 2[0-9.]*ms even where larger ones collect (from 4): the card buffers writes below the page; ' <<<"$OUT"
+ok "smallbuf random: 4 slow alone, with its exception" grep -q '^verdict: 4 open AUs (random): slow: from .* every write costs about [0-9.]*ms, of the order of an erase-block copy .*: garbage collection; but 4KiB writes cost 2[0-9.]*ms: the card buffers writes below the page$' <<<"$OUT"
+expect_status 0 "mergeonly -O N = 1..7" "$FB" --analyze "$F/fakecard/024-mergeonly-openau.txt"
+ok "mergeonly: at least 7 fast, a merge from 2" grep -q '^verdict: open AUs (linear): at least 7 fast, none slow; a merge regime from 2 (every write that moves to another erase block costs [0-9.]*ms more, [0-9.]*x below an erase-block copy: ' <<<"$OUT"
+ok "mergeonly: no run slow" not grep -q '^verdict: [0-9]* open AUs (linear): slow' <<<"$OUT"
+expect_status 0 "sd4m -O N = 4..7" "$FB" --analyze "$F/fakecard/001-sd4m-openau.txt"
+ok "sd4m: 5 fast, 6 slow" grep -q '^verdict: open AUs (linear): 5 fast, 6 slow; ' <<<"$OUT"
+
 # ---- the simulated card's keys (all off by default: the presets unchanged)
 ok "--list-sims: the keys, off" grep -q 'log-aus=0,log-merge=0,subpage-write=0,cmd-overhead=0' < <("$FB" --list-sims)
 rate16() { sed -n 's/^16KiB\t\(.*\)$/\1/p' <<<"$OUT"; }
