@@ -19,6 +19,10 @@
 #define OAF_FLOOR_NS 1e5
 /* A cost between the thresholds this far below a measured collection is a merge. */
 #define OAF_MERGE_BELOW 4.0
+/* A collection this close to its threshold (times it) is probed again:
+ * an episode of the host's noise can look like one for a few lines, but
+ * not like 0.4 of a copy for every write of a probe. */
+#define OAF_MARGIN 1.6
 /* What every write costs with the fewest erase blocks, named as command overhead. */
 #define OAF_OVERHEAD_NS 1e6
 
@@ -240,7 +244,7 @@ bool oaf_marginal(const struct oaf_verdict *v, unsigned nr)
 {
 	for (size_t k = 0; k < v->n; k++)
 		if (v->nr[k] == nr)
-			return v->kind[k] == OAF_GC ? v->cost[k] < 2 * OA_GC_COPY * v->copy_ns
+			return v->kind[k] == OAF_GC ? v->cost[k] < OAF_MARGIN * OA_GC_COPY * v->copy_ns
 						    : v->cost[k] < 2 * OAF_JUMP * v->floor;
 	return true;
 }
