@@ -52,9 +52,15 @@ static void rate_line(struct ac_state *s, char **f, size_t n)
 
 	if (n < 2 || so_parse_size(f[0], &size) != 0 || so_parse_rate(f[1], &rate) != 0)
 		return;
-	if (s->fat)
-		s->in.fat_cols = (unsigned)(n - 1);
-	else if (n == 3 && s->nr && strncmp(f[2], "slowest ", 8) == 0 &&
+	if (s->fat) {
+		double r[16];
+		size_t k = 0;
+
+		while (k + 1 < n && k < 16 && so_parse_rate(f[k + 1], &r[k]) == 0)
+			k++;
+		if (k + 1 == n)
+			fit_input_fat(&s->in, r, k);
+	} else if (n == 3 && s->nr && strncmp(f[2], "slowest ", 8) == 0 &&
 		 so_parse_rate(f[2] + 8, &slowest) == 0)
 		fit_input_probe(&s->in, s->nr, s->random, size, rate, slowest);
 }

@@ -226,6 +226,65 @@ static bool refine_round(const struct fit_input *card, const struct vf_facts *cf
 	return moved;
 }
 
+/* How far the twin's find-fat table lies from the card's: the mean |log| of the rates' ratios. */
+static double fat_distance(const struct fit_input *card, const struct fit_input *twin)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < card->nfat && i < twin->nfat; i++)
+		for (size_t k = 0; k < card->fat_cols && k < FIT_FAT_COLS; k++)
+			if (card->fat_rate[i][k] > 0 && twin->fat_rate[i][k] > 0) {
+				sum += fabs(log(twin->fat_rate[i][k] / card->fat_rate[i][k]));
+				n++;
+			}
+	return n ? sum / (double)n : INFINITY;
+}
+
+/*
+ * fat-aus by the twin: find-fat's erase blocks that take random writes
+ * fast are a FAT area or random-write slots the searches before left
+ * free, and only the history of those searches tells which. So every
+ * count of find-fat's erase blocks is tried: the one whose twin reaches
+ * the card's verdicts with the closest find-fat table wins; when another
+ * count's table comes as close (within TWIN_FAT_TIE), the survey cannot
+ * tell them apart and the key is left out.
+ */
+#define TWIN_FAT_TIE 0.01
+static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+		       const struct vf_facts *cf, struct fit_card *c, struct twin_result *tw)
+{
+	struct fit_card best, t;
+	double least = INFINITY, second = INFINITY, d;
+	struct twin_judgement j;
+	char spec[1024];
+
+	if (!cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE))
+		return;
+	for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
+		fit_card_fat(card, cf, fat, &t);
+		if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
+			return;
+		twin_judge(card, cf, tw, &j);
+		if (!j.same)
+			continue;
+		d = fat_distance(card, &tw->in);
+		if (d < least) {
+			second = least;
+			least = d;
+			best = t;
+		} else if (d < second) {
+			second = d;
+		}
+	}
+	if (least == INFINITY)
+		return;
+	*c = best;
+	if (second - least < TWIN_FAT_TIE)
+		c->known[FK_FAT_AUS] = false, c->why[FK_FAT_AUS] = "find-fat's table reads alike "
+			"with another FAT area (random-write slots take writes as fast)";
+}
+
 static unsigned misses(const struct twin_judgement *j)
 {
 	return !j->erase_same + !j->page_same + !j->lin_same + !j->rnd_same + !j->fat_same;
@@ -240,6 +299,8 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 	char spec[1024];
 	bool ran = false;
 
+	choose_fat(o, page, card, cf, c, last);
+	best = first = *c;
 	for (int round = 0; round < TWIN_ROUNDS; round++) {
 		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)
 			break;

@@ -281,11 +281,114 @@ static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, uns
 	return (unsigned)k;
 }
 
-static void fit_open(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+/*
+ * The linear probe a random probe of nr erase blocks is held against:
+ * nr's own, else the smallest larger one the linear family found fast
+ * (a merge regime's cost is then in both), else the largest smaller one.
+ */
+static const struct fit_probe *linear_peer(const struct fit_input *in, const struct oaf_verdict *v,
+					   unsigned nr)
+{
+	const struct fit_probe *up = NULL, *down = NULL, *p;
+
+	for (size_t i = 0; i < in->nprobe; i++) {
+		p = &in->probe[i];
+		if (p->random || p->agg.n < 2)
+			continue;
+		if (p->nr == nr)
+			return p;
+		if (p->nr > nr && oaf_kind_of(v, p->nr) == OAF_FAST && (!up || p->nr < up->nr))
+			up = p;
+		if (p->nr < nr && (!down || p->nr > down->nr))
+			down = p;
+	}
+	return up ? up : down;
+}
+
+/*
+ * Does the random probe write as its linear peer (its erase blocks all
+ * in random-write slots)? Its first two lines (one and two writes per
+ * erase block) write forward; from the third on, an erase block without
+ * a slot collects on every backward write, a copy of most of an erase
+ * block each time, so a line of c writes per erase block costs about
+ * c - 1 copies more. An erase block with a slot pays at most one copy
+ * a line (a slot the probes before still held, given back). So a line
+ * collects when it costs more than FIT_RANDOM_COPIES copies (at the
+ * write rate, which no copy is slower than in the model) over its peer.
+ * Lines below the page are left out (a random slot writes whole pages).
+ * 1: as linear, 0: collects, -1: nothing to tell (no peer, too few lines).
+ */
+#define FIT_RANDOM_COPIES 2.0
+static int random_as_linear(const struct fit_input *in, const struct oaf_verdict *v,
+			    const struct fit_card *c, const struct fit_probe *p)
+{
+	const struct fit_probe *lin = linear_peer(in, v, p->nr);
+	double page = c->known[FK_PAGE] ? c->v[FK_PAGE] : 0, copy, e = c->v[FK_ERASE];
+	int seen = 0;
+
+	if (!lin || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW])
+		return -1;
+	copy = e * 1e9 / c->v[FK_WRITE_BW];
+	for (size_t i = 2; i < p->agg.n; i++)
+		for (size_t k = 0; k < lin->agg.n; k++) {
+			double s = (double)p->agg.size[i];
+
+			if (lin->agg.size[k] != p->agg.size[i] || s < page)
+				continue;
+			if ((oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k)) * e / s >
+			    FIT_RANDOM_COPIES * copy)
+				return 0;
+			seen = 1;
+		}
+	return seen ? 1 : -1;
+}
+
+/*
+ * open-au-random from the random probes themselves, not the random
+ * family's bracket: the family judges each N against the fewest N's cost,
+ * so a card with no random-write slot (every N collecting alike) gets the
+ * linear bracket back. The count is the largest N written as linear, with
+ * every N probed below it as linear and N + 1 probed and collecting.
+ */
+static void fit_random(const struct fit_input *in, const struct vf_facts *f,
+		       const struct oaf_verdict *v, struct fit_card *c)
+{
+	const struct oa_bracket *lin = &f->oa[0];
+	unsigned fast = 0, slow = 0, top = lin->slow == lin->fast + 1 ? lin->fast : 0;
+	bool mixed = false;
+
+	for (size_t i = 0; i < in->nprobe; i++) {
+		const struct fit_probe *p = &in->probe[i];
+		int r;
+
+		/* (above the linear count, linear writes collect too: nothing to tell) */
+		if (!p->random || p->nr > top || (r = random_as_linear(in, v, c, p)) < 0)
+			continue;
+		if (r && p->nr > fast)
+			fast = p->nr;
+		if (!r && (!slow || p->nr < slow))
+			slow = p->nr;
+	}
+	mixed = slow && fast > slow;
+	/* (the probes' erase blocks in the FAT area take random writes without a slot) */
+	if (slow && slow == fast + 1 && !mixed)
+		set(c, FK_OPEN_AU_RANDOM, fast - in_fat(in, c, fast));
+	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
+		/* (every open erase block takes random writes: the count is open-au's) */
+		set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
+	else
+		lack(c, FK_OPEN_AU_RANDOM, mixed ? "a random probe collected below one that did not"
+		     : "no random probe of N written as linear next to one of N + 1 collecting");
+}
+
+static void fit_open(const struct fit_input *in, const struct vf_facts *f,
+		     const struct oaf_verdict *v, int fat, struct fit_card *c)
 {
 	const struct oa_bracket *lin = &f->oa[0], *rnd = &f->oa[1];
 
-	if (f->fat && f->ff.state == FF_AREA)
+	if (fat >= 0)
+		set(c, FK_FAT_AUS, fat);
+	else if (f->fat && f->ff.state == FF_AREA)
 		set(c, FK_FAT_AUS, f->ff.area);
 	else if (f->fat && f->ff.state == FF_NONE && in->fat_cols && f->oa_runs[1] &&
 		 rnd->fast + 1 >= in->fat_cols)
@@ -300,10 +403,7 @@ static void fit_open(const struct fit_input *in, const struct vf_facts *f, struc
 		set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
 	else
 		lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
-	if (f->oa_runs[1] && rnd->slow == rnd->fast + 1 && !rnd->contradicts)
-		set(c, FK_OPEN_AU_RANDOM, rnd->fast);
-	else
-		lack(c, FK_OPEN_AU_RANDOM, "the random bracket is not one N wide");
+	fit_random(in, f, v, c);
 	if (c->known[FK_OPEN_AU] && c->v[FK_OPEN_AU] < 1)
 		lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
 }
@@ -336,7 +436,8 @@ static void fit_merge(const struct fit_input *in, const struct oaf_verdict *v, s
 	set(c, FK_LOG_MERGE, v->merge_ns - v->cost[0] > 0 ? v->merge_ns - v->cost[0] : 0);
 }
 
-void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fat,
+		    struct fit_card *c)
 {
 	struct oaf_verdict *v = calloc(1, sizeof(*v));
 
@@ -347,10 +448,21 @@ void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_c
 	fit_geometry(in, f, c);
 	fit_reads(in, c);
 	fit_writes(in, v, c);
-	fit_open(in, f, c);
+	fit_open(in, f, v, fat, c);
 	fit_merge(in, v, c);
 	fit_copy(in, f, c);
 	free(v);
+}
+
+void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+{
+	fit_all(in, f, -1, c);
+}
+
+void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
+		  struct fit_card *c)
+{
+	fit_all(in, f, (int)fat, c);
 }
 
 static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_t len)

@@ -25,8 +25,11 @@
  *                   a copy of the rest of it and an erase
  *   open-au         the linear bracket, less the probe's erase blocks that
  *                   lie in the FAT area (they take no open-AU slot)
- *   open-au-random  the random bracket
- *   fat-aus         the find-fat verdict (random order)
+ *   open-au-random  the random probes written as their linear peers (no
+ *                   collection) below one that collects: the largest N
+ *   fat-aus         the find-fat verdict (random order); the survey's twin
+ *                   then tries each count of find-fat's erase blocks
+ *                   (survey_twin.h: random-write slots look like a FAT area)
  *   log-aus,        the linear family's merge regime: the N where it
  *   log-merge       starts, and what a write pays there beyond the
  *                   cheapest N's cost
@@ -59,6 +62,10 @@ struct fit_card {
 /* The key's name in a sim: spec ("open-au-random"). */
 const char *fit_key_name(enum fit_key k);
 void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
+/* The fit with a FAT area of fat erase blocks, whatever find-fat's verdict said
+ * (open-au and log-aus without the probes' erase blocks that lie in it). */
+void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
+		  struct fit_card *c);
 /* "size=1GiB,erase=8MiB,...": the known keys, as sim: parses them. */
 char *fit_card_spec(const struct fit_card *c, char *buf, size_t len);
 /* "card: sim:..." and a note naming the keys left out and why. */
