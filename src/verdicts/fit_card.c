@@ -355,13 +355,14 @@ static void fit_random(const struct fit_input *in, const struct vf_facts *f,
 {
 	const struct oa_bracket *lin = &f->oa[0];
 	unsigned fast = 0, slow = 0, top = lin->slow == lin->fast + 1 ? lin->fast : 0;
-	bool mixed = false;
+	bool mixed = false, any = false;
 
 	for (size_t i = 0; i < in->nprobe; i++) {
 		const struct fit_probe *p = &in->probe[i];
 		int r;
 
 		/* (above the linear count, linear writes collect too: nothing to tell) */
+		any |= p->random;
 		if (!p->random || p->nr > top || (r = random_as_linear(in, v, c, p)) < 0)
 			continue;
 		if (r && p->nr > fast)
@@ -376,6 +377,8 @@ static void fit_random(const struct fit_input *in, const struct vf_facts *f,
 	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
 		/* (every open erase block takes random writes: the count is open-au's) */
 		set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
+	else if (!any)
+		lack(c, FK_OPEN_AU_RANDOM, "no random probe (the random search did not run)");
 	else
 		lack(c, FK_OPEN_AU_RANDOM, mixed ? "a random probe collected below one that did not"
 		     : "no random probe of N written as linear next to one of N + 1 collecting");
