@@ -21,6 +21,7 @@
 #include "modules/survey_chain.h"
 #include "modules/survey_twin.h"
 #include "modules/test.h"
+#include "sim/sim_spec.h"
 #include "verdicts/facts.h"
 
 extern const struct fb_test test_find_open_au;
@@ -191,10 +192,9 @@ static bool shift(struct fit_card *c, enum fit_key k, double card, double twin, 
 
 /* One round: the keys moved by what the twin of c missed; false when nothing moved. */
 static bool refine_round(const struct fit_input *card, const struct vf_facts *cf,
-			 const struct fit_card *first, const struct twin_result *tw, struct fit_card *c)
+			 const struct twin_result *tw, struct fit_card *c)
 {
 	const struct vf_facts *tf = &tw->facts;
-	struct fit_card again;
 	bool moved = false;
 	double a, b;
 
@@ -209,14 +209,6 @@ static bool refine_round(const struct fit_input *card, const struct vf_facts *cf
 		moved |= shift(c, FK_FAT_AUS, a + 1, b + 1, 0);
 		if (card->fat_cols && c->v[FK_FAT_AUS] > card->fat_cols)
 			c->v[FK_FAT_AUS] = card->fat_cols;
-	}
-	/* (the twin's own fit of what it measured: the fit's bias, where its erases differ) */
-	fit_card(&tw->in, tf, &again);
-	if (c->known[FK_WRITE_LAT] && again.known[FK_WRITE_LAT] &&
-	    fabs(again.v[FK_WRITE_LAT] - first->v[FK_WRITE_LAT]) > 0.02 * first->v[FK_WRITE_LAT]) {
-		c->v[FK_WRITE_LAT] = fmax(0, c->v[FK_WRITE_LAT] + first->v[FK_WRITE_LAT] -
-					     again.v[FK_WRITE_LAT]);
-		moved = true;
 	}
 	if (c->known[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
 	    (b = extra_cost(&tw->in, cf->oa[0].slow)) > 0 && fabs(b / a - 1) > 0.02) {
@@ -285,6 +277,44 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 			"with another FAT area (random-write slots take writes as fast)";
 }
 
+/*
+ * write-lat, write-bw and erase-time again (fit_card_erases), from two
+ * twins of c without jitter, the second's erases TWIN_ERASE_STEP times
+ * the first's: which of the card's probe lines paid an erase only the
+ * search's history tells, and the twins have the same. The keys the
+ * twins ran with are the spec's as sim: parsed them (printed to three
+ * digits, not c's).
+ */
+#define TWIN_ERASE_STEP 2.0
+static bool refit_erases(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+			 const struct vf_facts *cf, struct fit_card *c, struct twin_result *tw)
+{
+	struct fit_card ran = *c;
+	struct sim_spec *s = calloc(1, sizeof(*s));
+	struct twin_result *b = calloc(1, sizeof(*b));
+	struct fit_twins t = { .in = { &tw->in, b ? &b->in : NULL } };
+	char spec[1024], err[128];
+	bool ok = false;
+
+	ran.known[FK_JITTER] = true;
+	ran.v[FK_JITTER] = 0;
+	fit_card_spec(&ran, spec, sizeof(spec));
+	if (s && b && sim_spec_parse(spec, s, err, sizeof(err)) == 0 &&
+	    twin_survey(o, spec, page, tw) == 0) {
+		t.lat = (double)s->p.write_lat;
+		t.bw = (double)s->p.write_bw;
+		t.erase[0] = (double)s->p.erase_ns;
+		t.erase[1] = TWIN_ERASE_STEP * t.erase[0];
+		ran.known[FK_ERASE_TIME] = true;
+		ran.v[FK_ERASE_TIME] = t.erase[1];
+		ok = twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, b) == 0 &&
+		     fit_card_erases(card, cf, &t, c);
+	}
+	free(s);
+	free(b);
+	return ok;
+}
+
 static unsigned misses(const struct twin_judgement *j)
 {
 	return !j->erase_same + !j->page_same + !j->lin_same + !j->rnd_same + !j->fat_same;
@@ -293,14 +323,15 @@ static unsigned misses(const struct twin_judgement *j)
 int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
 		const struct vf_facts *cf, struct fit_card *c, struct twin_result *last)
 {
-	struct fit_card best = *c, first = *c;
+	struct fit_card best = *c;
 	unsigned least = ~0u;
 	struct twin_judgement j;
 	char spec[1024];
 	bool ran = false;
 
 	choose_fat(o, page, card, cf, c, last);
-	best = first = *c;
+	refit_erases(o, page, card, cf, c, last);
+	best = *c;
 	for (int round = 0; round < TWIN_ROUNDS; round++) {
 		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)
 			break;
@@ -311,7 +342,7 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 			least = misses(&j);
 			best = *c;
 		}
-		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, &first, last, c))
+		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, last, c))
 			break;
 	}
 	/* the kept spec's own run, for the fidelity line */

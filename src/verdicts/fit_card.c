@@ -7,6 +7,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "verdicts/fit_card.h"
+#include "verdicts/fit_impl.h"
 #include "verdicts/verdict_oafamily.h"
 
 /* --open-au's spacing of its erase blocks (modules/au_write.h), for the FAT area's share. */
@@ -23,13 +24,22 @@ const char *fit_key_name(enum fit_key k)
 	return k < FK_N ? names[k] : "?";
 }
 
-static void set(struct fit_card *c, enum fit_key k, double v)
+void fit_set(struct fit_card *c, enum fit_key k, double v)
 {
 	c->known[k] = true;
 	c->v[k] = v;
+	c->se[k] = 0;
 }
 
-static void lack(struct fit_card *c, enum fit_key k, const char *why)
+bool fit_rough(const struct fit_card *c, enum fit_key k)
+{
+	double prec = k == FK_READ_BW || k == FK_WRITE_BW || k == FK_COPY_BW ? FIT_RATE_PREC :
+		      FIT_TIME_PREC;
+
+	return c->known[k] && c->v[k] > 0 && c->se[k] > prec / 2 * c->v[k];
+}
+
+void fit_lack(struct fit_card *c, enum fit_key k, const char *why)
 {
 	c->known[k] = false;
 	c->why[k] = why;
@@ -87,21 +97,21 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 	double pc = 0, ec;
 
 	if (in->size)
-		set(c, FK_SIZE, (double)in->size);
+		fit_set(c, FK_SIZE, (double)in->size);
 	else
-		lack(c, FK_SIZE, "the device's size was not said");
+		fit_lack(c, FK_SIZE, "the device's size was not said");
 	if (!f->align || v->erase_state != VA_FOUND) {
-		lack(c, FK_ERASE, "the align verdict named no erase block");
-		lack(c, FK_ERASE_CROSS, "no erase block");
+		fit_lack(c, FK_ERASE, "the align verdict named no erase block");
+		fit_lack(c, FK_ERASE_CROSS, "no erase block");
 	} else {
-		set(c, FK_ERASE, (double)v->erase);
+		fit_set(c, FK_ERASE, (double)v->erase);
 	}
 	if (f->align && v->page_state == VA_FOUND && v->page)
-		set(c, FK_PAGE, (double)v->page);
+		fit_set(c, FK_PAGE, (double)v->page);
 	else if (c->known[FK_ERASE] && (pc = page_step(in, v->erase)) > 0)
-		set(c, FK_PAGE, pc);
+		fit_set(c, FK_PAGE, pc);
 	else
-		lack(c, FK_PAGE, "the align verdict named no page");
+		fit_lack(c, FK_PAGE, "the align verdict named no page");
 	/* Below the erase block, every row at a page multiple crosses a page (a
 	 * page not named: every row from VA_PAGE_MAX up, a page is no larger). */
 	pc = 0;
@@ -109,15 +119,15 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 		level(in, VA_PAGE_MAX, 0, VA_PAGE_MAX, v->erase, &pc);
 	if (c->known[FK_PAGE] && c->known[FK_ERASE] &&
 	    !level(in, (uint64_t)c->v[FK_PAGE], 0, (uint64_t)c->v[FK_PAGE], v->erase, &pc))
-		lack(c, FK_PAGE_CROSS, "no align row at a page boundary below the erase block");
+		fit_lack(c, FK_PAGE_CROSS, "no align row at a page boundary below the erase block");
 	else if (in->nalign)
-		set(c, FK_PAGE_CROSS, pc > 0 ? pc : 0);
+		fit_set(c, FK_PAGE_CROSS, pc > 0 ? pc : 0);
 	else
-		lack(c, FK_PAGE_CROSS, "no align rows");
+		fit_lack(c, FK_PAGE_CROSS, "no align rows");
 	if (c->known[FK_ERASE] && level(in, v->erase, 0, v->erase, UINT64_MAX, &ec))
-		set(c, FK_ERASE_CROSS, ec - pc > 0 ? ec - pc : 0);
+		fit_set(c, FK_ERASE_CROSS, ec - pc > 0 ? ec - pc : 0);
 	else if (c->known[FK_ERASE])
-		lack(c, FK_ERASE_CROSS, "no align row at the erase block or above");
+		fit_lack(c, FK_ERASE_CROSS, "no align row at the erase block or above");
 }
 
 /*
@@ -142,14 +152,14 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 					    FIT_MIN_SPAN : 0;
 	}
 	if (n < 2 || stats_linfit(x, y, n, &a, &b) != 0 || b <= 0 || a <= 0) {
-		lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
-		lack(c, FK_READ_BW, "no read sweep of two sizes or more, rising");
-		lack(c, FK_JITTER, "no read sweep");
+		fit_lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
+		fit_lack(c, FK_READ_BW, "no read sweep of two sizes or more, rising");
+		fit_lack(c, FK_JITTER, "no read sweep");
 		return;
 	}
-	set(c, FK_READ_LAT, a);
-	set(c, FK_READ_BW, 1e9 / b);
-	set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
+	fit_set(c, FK_READ_LAT, a);
+	fit_set(c, FK_READ_BW, 1e9 / b);
+	fit_set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
 }
 
 /* The first complete linear probe of one erase block; the smallest slow one. */
@@ -162,75 +172,6 @@ static const struct fit_probe *probe_of(const struct fit_input *in, unsigned nr,
 	return NULL;
 }
 
-/* Least squares y = a + b x with weights w; false when x does not vary. */
-static bool wfit(const double *x, const double *y, const double *w, size_t n, double *a, double *b)
-{
-	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
-
-	for (size_t i = 0; i < n; i++) {
-		sw += w[i];
-		sx += w[i] * x[i];
-		sy += w[i] * y[i];
-		sxx += w[i] * x[i] * x[i];
-		sxy += w[i] * x[i] * y[i];
-	}
-	d = sw * sxx - sx * sx;
-	if (n < 2 || d <= 0)
-		return false;
-	*b = (sw * sxy - sx * sy) / d;
-	*a = (sy - *b * sx) / sw;
-	return true;
-}
-
-#define FIT_WROWS (FIT_PROBES * 8)
-/* The lines of a probe the write latency is read from: its smallest sizes. */
-#define FIT_SMALL 3
-
-/*
- * write-lat and write-bw: a write of s bytes costs write-lat + s / write-bw,
- * in every linear probe the family found fast (no merge, no collection).
- * Weighted by the relative precision of each line (the rates are
- * printed to three digits; a busy host disturbs a line by a share).
- */
-static void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
-{
-	double x[FIT_WROWS], y[FIT_WROWS], w[FIT_WROWS], a, b;
-	bool small[FIT_WROWS];
-	size_t n = 0, nsmall = 0;
-
-	for (size_t i = 0; i < in->nprobe; i++) {
-		const struct fit_probe *p = &in->probe[i];
-
-		if (p->random || oaf_kind_of(v, p->nr) != OAF_FAST)
-			continue;
-		for (size_t k = 0; k < p->agg.n && n < FIT_WROWS; k++, n++) {
-			small[n] = k + FIT_SMALL >= p->agg.n;
-			nsmall += small[n];
-			x[n] = (double)p->agg.size[k];
-			y[n] = oa_write_ns(&p->agg, k);
-			w[n] = y[n] > 0 ? 1 / (y[n] * y[n]) : 0;
-		}
-	}
-	lack(c, FK_ERASE_TIME, "a few ms in lines of hundreds, printed to three digits (copy-bw takes it in)");
-	if (!wfit(x, y, w, n, &a, &b) || b <= 0) {
-		lack(c, FK_WRITE_LAT, "no fast linear probe");
-		lack(c, FK_WRITE_BW, "no fast linear probe");
-		return;
-	}
-	set(c, FK_WRITE_BW, 1e9 / b);
-	/*
-	 * The latency as the median, over each probe's FIT_SMALL smallest
-	 * lines (where it shows beside the transfer, printed to three
-	 * digits), of what a write costs beyond its transfer: the line where
-	 * an erase block filled up (and was erased) stands out of it.
-	 */
-	for (size_t i = 0, m = 0; i < n; i++)
-		if (small[i])
-			w[m++] = y[i] - x[i] * b;
-	a = stats_median(w, nsmall);
-	set(c, FK_WRITE_LAT, a > 0 ? a : 0);
-}
-
 static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n);
 
 /*
@@ -239,7 +180,7 @@ static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, uns
  * the rest of it (erase - s) before the erase. Its erase blocks in the
  * FAT area collect nothing: the probe's rate averages them in.
  */
-static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
 {
 	const struct fit_probe *p = f->oa[0].slow ? probe_of(in, f->oa[0].slow, false) : NULL;
 	double e = c->v[FK_ERASE], r[OA_MAX_LINES], share, merge;
@@ -247,7 +188,7 @@ static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struc
 	size_t n = 0;
 
 	if (!p || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW]) {
-		lack(c, FK_COPY_BW, "no slow linear probe (or no erase block, no write rate)");
+		fit_lack(c, FK_COPY_BW, "no slow linear probe (or no erase block, no write rate)");
 		return;
 	}
 	/* (a slow write pays the merge of a merge regime too) */
@@ -262,9 +203,9 @@ static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struc
 			r[n++] = (e - s) * 1e9 / (gc - erase);
 	}
 	if (n)
-		set(c, FK_COPY_BW, stats_median(r, n));
+		fit_set(c, FK_COPY_BW, stats_median(r, n));
 	else
-		lack(c, FK_COPY_BW, "the slow linear probe paid no collection");
+		fit_lack(c, FK_COPY_BW, "the slow linear probe paid no collection");
 }
 
 /* Of the first n erase blocks of the open-AU search, those in the FAT area. */
@@ -373,14 +314,14 @@ static void fit_random(const struct fit_input *in, const struct vf_facts *f,
 	mixed = slow && fast > slow;
 	/* (the probes' erase blocks in the FAT area take random writes without a slot) */
 	if (slow && slow == fast + 1 && !mixed)
-		set(c, FK_OPEN_AU_RANDOM, fast - in_fat(in, c, fast));
+		fit_set(c, FK_OPEN_AU_RANDOM, fast - in_fat(in, c, fast));
 	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
 		/* (every open erase block takes random writes: the count is open-au's) */
-		set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
+		fit_set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
 	else if (!any)
-		lack(c, FK_OPEN_AU_RANDOM, "no random probe (the random search did not run)");
+		fit_lack(c, FK_OPEN_AU_RANDOM, "no random probe (the random search did not run)");
 	else
-		lack(c, FK_OPEN_AU_RANDOM, mixed ? "a random probe collected below one that did not"
+		fit_lack(c, FK_OPEN_AU_RANDOM, mixed ? "a random probe collected below one that did not"
 		     : "no random probe of N written as linear next to one of N + 1 collecting");
 }
 
@@ -390,29 +331,29 @@ static void fit_open(const struct fit_input *in, const struct vf_facts *f,
 	const struct oa_bracket *lin = &f->oa[0], *rnd = &f->oa[1];
 
 	if (fat >= 0)
-		set(c, FK_FAT_AUS, fat);
+		fit_set(c, FK_FAT_AUS, fat);
 	else if (f->fat && f->ff.state == FF_AREA)
-		set(c, FK_FAT_AUS, f->ff.area);
+		fit_set(c, FK_FAT_AUS, f->ff.area);
 	else if (f->fat && f->ff.state == FF_NONE && in->fat_cols && f->oa_runs[1] &&
 		 rnd->fast + 1 >= in->fat_cols)
 		/* (find-fat's erase blocks past a first one all got random-write slots) */
-		lack(c, FK_FAT_AUS, "find-fat's erase blocks fit in the random-write slots: "
+		fit_lack(c, FK_FAT_AUS, "find-fat's erase blocks fit in the random-write slots: "
 		     "a FAT area would not show");
 	else if (f->fat && f->ff.state == FF_NONE && f->ff.random)
-		set(c, FK_FAT_AUS, 0);
+		fit_set(c, FK_FAT_AUS, 0);
 	else
-		lack(c, FK_FAT_AUS, f->fat ? "the find-fat verdict was not sure" : "no find-fat verdict");
+		fit_lack(c, FK_FAT_AUS, f->fat ? "the find-fat verdict was not sure" : "no find-fat verdict");
 	if (lin->fast && lin->slow == lin->fast + 1 && !lin->contradicts)
-		set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
+		fit_set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
 	else
-		lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
+		fit_lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
 	fit_random(in, f, v, c);
 	if (c->known[FK_OPEN_AU] && c->v[FK_OPEN_AU] < 1)
-		lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
+		fit_lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
 }
 
 /* The linear family, judged again as --find-open-au judged it. */
-static void judge_linear(const struct fit_input *in, struct oaf_verdict *v)
+void fit_judge_linear(const struct fit_input *in, struct oaf_verdict *v)
 {
 	struct oa_family *fam = calloc(1, sizeof(*fam));
 
@@ -431,12 +372,12 @@ static void judge_linear(const struct fit_input *in, struct oaf_verdict *v)
 static void fit_merge(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
 {
 	if (!v->n || !v->merge_from) {
-		lack(c, FK_LOG_AUS, "no merge regime seen");
-		lack(c, FK_LOG_MERGE, "no merge regime seen");
+		fit_lack(c, FK_LOG_AUS, "no merge regime seen");
+		fit_lack(c, FK_LOG_MERGE, "no merge regime seen");
 		return;
 	}
-	set(c, FK_LOG_AUS, v->merge_from - 1 - in_fat(in, c, v->merge_from - 1));
-	set(c, FK_LOG_MERGE, v->merge_ns - v->cost[0] > 0 ? v->merge_ns - v->cost[0] : 0);
+	fit_set(c, FK_LOG_AUS, v->merge_from - 1 - in_fat(in, c, v->merge_from - 1));
+	fit_set(c, FK_LOG_MERGE, v->merge_ns - v->cost[0] > 0 ? v->merge_ns - v->cost[0] : 0);
 }
 
 static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fat,
@@ -447,7 +388,7 @@ static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fa
 	memset(c, 0, sizeof(*c));
 	if (!v)
 		return;
-	judge_linear(in, v);
+	fit_judge_linear(in, v);
 	fit_geometry(in, f, c);
 	fit_reads(in, c);
 	fit_writes(in, v, c);
@@ -531,4 +472,8 @@ void fit_card_print(const struct fit_card *c)
 	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
 		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
 		 "none of them (a command's overhead is within the latencies)", left);
+	for (int k = 0; k < FK_N; k++)
+		if (fit_rough(c, (enum fit_key)k))
+			out_note("card: %s is rough, within %.0f%% (its standard error): the survey's "
+				 "lines tell it no closer", names[k], 100 * c->se[k] / c->v[k]);
 }
