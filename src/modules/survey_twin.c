@@ -210,7 +210,8 @@ static bool refine_round(const struct fit_input *card, const struct vf_facts *cf
 		if (card->fat_cols && c->v[FK_FAT_AUS] > card->fat_cols)
 			c->v[FK_FAT_AUS] = card->fat_cols;
 	}
-	if (c->known[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
+	/* (copy-bw from the twins' copies, refit_writes(), has its standard error) */
+	if (c->known[FK_COPY_BW] && !c->se[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
 	    (b = extra_cost(&tw->in, cf->oa[0].slow)) > 0 && fabs(b / a - 1) > 0.02) {
 		c->v[FK_COPY_BW] *= b / a;
 		moved = true;
@@ -278,40 +279,53 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 }
 
 /*
- * write-lat, write-bw and erase-time again (fit_card_erases), from two
- * twins of c without jitter, the second's erases TWIN_ERASE_STEP times
- * the first's: which of the card's probe lines paid an erase only the
- * search's history tells, and the twins have the same. The keys the
- * twins ran with are the spec's as sim: parsed them (printed to three
- * digits, not c's).
+ * write-lat, write-bw, erase-time and copy-bw again (fit_card_twins),
+ * from three twins of c without jitter: the second's erases
+ * TWIN_ERASE_STEP times the first's, the third's copies TWIN_COPY_STEP
+ * times slower. What each line of the card's probes paid (which erased,
+ * which copied how much) only the search's history tells, and the twins
+ * have the same. The keys the twins ran with are the spec's as sim:
+ * parsed them (printed to three digits, not c's).
  */
 #define TWIN_ERASE_STEP 2.0
-static bool refit_erases(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+#define TWIN_COPY_STEP 1.5
+static void put(struct fit_card *c, enum fit_key k, double v)
+{
+	c->known[k] = true;
+	c->v[k] = v;
+}
+
+static bool refit_writes(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
 			 const struct vf_facts *cf, struct fit_card *c, struct twin_result *tw)
 {
 	struct fit_card ran = *c;
 	struct sim_spec *s = calloc(1, sizeof(*s));
-	struct twin_result *b = calloc(1, sizeof(*b));
-	struct fit_twins t = { .in = { &tw->in, b ? &b->in : NULL } };
+	struct twin_result *more = calloc(2, sizeof(*more));
+	struct fit_twins t = { .in = { &tw->in, more ? &more[0].in : NULL,
+				      more ? &more[1].in : NULL } };
 	char spec[1024], err[128];
 	bool ok = false;
 
 	ran.known[FK_JITTER] = true;
 	ran.v[FK_JITTER] = 0;
 	fit_card_spec(&ran, spec, sizeof(spec));
-	if (s && b && sim_spec_parse(spec, s, err, sizeof(err)) == 0 &&
+	if (s && more && sim_spec_parse(spec, s, err, sizeof(err)) == 0 &&
 	    twin_survey(o, spec, page, tw) == 0) {
 		t.lat = (double)s->p.write_lat;
 		t.bw = (double)s->p.write_bw;
 		t.erase[0] = (double)s->p.erase_ns;
 		t.erase[1] = TWIN_ERASE_STEP * t.erase[0];
-		ran.known[FK_ERASE_TIME] = true;
-		ran.v[FK_ERASE_TIME] = t.erase[1];
-		ok = twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, b) == 0 &&
-		     fit_card_erases(card, cf, &t, c);
+		t.copy[0] = (double)s->p.copy_bw;
+		t.copy[1] = t.copy[0] / TWIN_COPY_STEP;
+		put(&ran, FK_ERASE_TIME, t.erase[1]);
+		ok = twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, &more[0]) == 0;
+		put(&ran, FK_ERASE_TIME, t.erase[0]);
+		put(&ran, FK_COPY_BW, t.copy[1]);
+		ok = ok && twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, &more[1]) == 0 &&
+		     fit_card_twins(card, cf, &t, c);
 	}
 	free(s);
-	free(b);
+	free(more);
 	return ok;
 }
 
@@ -330,7 +344,7 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 	bool ran = false;
 
 	choose_fat(o, page, card, cf, c, last);
-	refit_erases(o, page, card, cf, c, last);
+	refit_writes(o, page, card, cf, c, last);
 	best = *c;
 	for (int round = 0; round < TWIN_ROUNDS; round++) {
 		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)

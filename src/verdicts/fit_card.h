@@ -18,9 +18,11 @@
  *                   write-lat + s / write-bw, each line weighted by its
  *                   noise (fit_writes.c); the lines where an erase block
  *                   filled pay its erase too: two twins without jitter tell
- *                   which (fit_card_erases)
+ *                   which (fit_card_twins)
  *   erase-time      from those lines, when they tell it within 5%; else
  *                   left out (copy-bw takes in the difference)
+ *                   (the twins also count the bytes each line copied: then
+ *                   copy-bw is fitted from every collecting line)
  *   copy-bw         the smallest slow linear probe: every write evicts an
  *                   erase block written once since it opened, so it pays
  *                   a copy of the rest of it and an erase
@@ -80,22 +82,24 @@ void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_c
 void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
 		  struct fit_card *c);
 /*
- * Two surveys of the fitted card without jitter (twins), their erases
- * erase[0] and erase[1] apart, the rest as the spec said it: a line's
- * difference counts its erases, what it costs beyond them and its writes
- * (lat + s / bw), a collection.
+ * Three surveys of the fitted card without jitter (twins): the first as
+ * the spec said it (lat, bw, erase[0], copy[0] as sim: parsed them), the
+ * second with its erases erase[1] each, the third copying at copy[1]: the
+ * differences of a line count its erases and the bytes it copied, and
+ * what it costs beyond them and its writes (lat + s / bw) is something
+ * else (a merge, a random-mode write).
  */
 struct fit_twins {
-	const struct fit_input *in[2];
-	double lat, bw, erase[2];
+	const struct fit_input *in[3];
+	double lat, bw, erase[2], copy[2];
 };
 /*
- * write-lat and write-bw again, and erase-time where it shows, now that
- * the twins tell which of the card's probe lines paid an erase (only the
- * search's history does). copy-bw follows. False: the twins' probes were
- * not the card's, or told nothing (c as it was).
+ * write-lat, write-bw, erase-time where it shows and copy-bw again, now
+ * that the twins tell what each line of the card's linear probes paid
+ * (only the search's history does). False: the twins' probes were not
+ * the card's, or told nothing (c as it was).
  */
-bool fit_card_erases(const struct fit_input *card, const struct vf_facts *f,
+bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 		     const struct fit_twins *t, struct fit_card *c);
 /* "size=1GiB,erase=8MiB,...": the known keys, as sim: parses them. */
 char *fit_card_spec(const struct fit_card *c, char *buf, size_t len);

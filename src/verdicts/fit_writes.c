@@ -1,7 +1,8 @@
 /*
  * The card's write keys (fit_card.h): write-lat and write-bw from the
- * lines of the fast linear probes, and, given a twin's lines to tell
- * which of them paid an erase, the erase time too.
+ * lines of the fast linear probes; given twins to tell what each line of
+ * the card's probes paid beyond its writes (erases, copies), the erase
+ * time and the copy rate too.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -15,12 +16,13 @@
 #define FIT_ROUNDS 6
 /* The erase time is said when the fit knows it this well (its standard error, relative). */
 #define FIT_ERASE_SURE 0.05
+/* The columns of the fit: a write's latency, its bytes, its erases, the bytes it copies. */
+enum { COL_LAT, COL_BYTES, COL_ERASES, COL_COPIED, NCOL };
 
-/* One line of a fast linear probe: its size, time per write, the time's noise (the card's
- * jitter over its writes, the rate's rounding), its weight, and the erases per write the
- * twins' same line paid (0 without twins). */
+/* One line of a probe: what it costs per write, the cost's noise (the card's jitter over
+ * its writes, the rate's rounding), its weight, and per write the column's amount. */
 struct wline {
-	double x, y, sd, w, r;
+	double y, sd, w, z[NCOL];
 };
 
 /* The i-th probe of the twin, linear, of nr erase blocks, where the card's is the i-th linear. */
@@ -40,31 +42,39 @@ static double rounding(double rate)
 }
 
 /*
- * The erases per write line k of the twins' probes a and b paid, their m
- * writes written alike (the second twin's erases took t->erase[1] each,
- * so the difference counts them: a whole number over m); -1 where a twin
- * lacks the line, or paid more there than writes and erases (a
- * collection, a block opened mid-way whose front is copied when it fills:
- * the line is left out, its share of each unknown).
+ * Line k (m writes of size bytes) as the three twins paid it: the first
+ * as the spec said, the second with its erases t->erase[1] each, the
+ * third copying at t->copy[1]. The differences count the erases per write
+ * (a whole number over m) and the bytes copied per write. False where a
+ * twin lacks the line, or where the first paid more than its writes, its
+ * erases and its copies (a merge, a random-mode write: the line is left
+ * out, its share of each unknown).
  */
-static double twin_erases(const struct fit_twins *t, const struct fit_probe *a,
-			  const struct fit_probe *b, size_t k, uint64_t size, double m)
+static bool twin_line(const struct fit_twins *t, const struct fit_probe *const *p, size_t k,
+		      uint64_t size, double m, struct wline *l)
 {
-	double ta, tb, n, other;
+	double tt[3], tol = 0, other;
 
-	if (!a || !b || k >= a->agg.n || k >= b->agg.n || a->agg.size[k] != size ||
-	    b->agg.size[k] != size)
-		return -1;
-	ta = oa_write_ns(&a->agg, k);
-	tb = oa_write_ns(&b->agg, k);
-	n = round((tb - ta) / (t->erase[1] - t->erase[0]) * m) / m;
-	other = ta - t->lat - (double)size * 1e9 / t->bw - n * t->erase[0];
-	return n >= 0 && fabs(other) <= 3 * (rounding(a->agg.rate[k]) + rounding(t->bw)) * ta ? n : -1;
+	for (int i = 0; i < 3; i++) {
+		if (!p[i] || k >= p[i]->agg.n || p[i]->agg.size[k] != size)
+			return false;
+		tt[i] = oa_write_ns(&p[i]->agg, k);
+		tol = fmax(tol, 3 * rounding(p[i]->agg.rate[k]) * tt[i]);
+	}
+	l->z[COL_ERASES] = fmax(0, round((tt[1] - tt[0]) / (t->erase[1] - t->erase[0]) * m) / m);
+	/* (two lines apart by their rounding alone copied nothing) */
+	l->z[COL_COPIED] = tt[2] - tt[0] <= 2 * tol ? 0 :
+			   (tt[2] - tt[0]) / (1e9 / t->copy[1] - 1e9 / t->copy[0]);
+	other = tt[0] - t->lat - (double)size * 1e9 / t->bw - l->z[COL_ERASES] * t->erase[0] -
+		l->z[COL_COPIED] * 1e9 / t->copy[0];
+	/* (the copies are told by a difference of two rounded lines: their error thrice) */
+	return fabs(other) <= 3 * tol;
 }
 
 /*
- * The lines of the fast linear probes; with twins, each line's erases per
- * write as the twins paid them (a line they lack is left out).
+ * The lines of the linear probes: without twins, those the family found
+ * fast (no merge, no collection: they pay only latency and bytes); with
+ * twins, every line whose cost they account for.
  */
 static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *v,
 			  const struct fit_twins *t, double jitter, struct wline *l)
@@ -72,63 +82,70 @@ static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *
 	size_t n = 0, nth = 0;
 
 	for (size_t i = 0; i < in->nprobe; i++) {
-		const struct fit_probe *p = &in->probe[i], *a = NULL, *b = NULL;
+		const struct fit_probe *p = &in->probe[i], *tp[3] = { NULL, NULL, NULL };
 
 		if (p->random)
 			continue;
-		if (t)
-			a = twin_probe(t->in[0], nth, p->nr), b = twin_probe(t->in[1], nth, p->nr);
+		for (int a = 0; t && a < 3; a++)
+			tp[a] = twin_probe(t->in[a], nth, p->nr);
 		nth++;
-		if (oaf_kind_of(v, p->nr) != OAF_FAST)
+		if (!t && oaf_kind_of(v, p->nr) != OAF_FAST)
 			continue;
 		for (size_t k = 0; k < p->agg.n && n < FIT_WROWS; k++) {
 			/* (a line writes its first line's size to each erase block, in m writes) */
 			double m = (double)p->nr * (double)p->agg.size[0] / (double)p->agg.size[k];
 			struct wline *e = &l[n];
 
-			e->x = (double)p->agg.size[k];
+			memset(e, 0, sizeof(*e));
+			e->z[COL_LAT] = 1;
+			e->z[COL_BYTES] = (double)p->agg.size[k];
 			e->y = oa_write_ns(&p->agg, k);
 			e->sd = e->y * hypot(jitter / 100 / sqrt(3 * m), rounding(p->agg.rate[k]));
 			e->w = 1 / (e->sd * e->sd);
-			e->r = t ? twin_erases(t, a, b, k, p->agg.size[k], m) : 0;
-			n += e->r >= 0;
+			if (!t || twin_line(t, tp, k, p->agg.size[k], m, e))
+				n++;
 		}
 	}
 	return n;
 }
 
 /*
- * Weighted least squares y = p0 + p1 x (+ p2 r, np 3), the columns scaled
- * to their largest value; the variance of each p[a] in var[a]. False when
- * the columns do not vary apart.
+ * Weighted least squares y = sum of p[a] z[a] over the columns used[],
+ * each column scaled to its largest value; the variance of each p[a] in
+ * var[a]. False when the columns do not vary apart.
  */
-static bool wls(const struct wline *l, size_t n, int np, double *p, double *var)
+static bool wls(const struct wline *l, size_t n, const bool *used, double *p, double *var)
 {
-	double m[3][4] = { { 0 } }, inv[3][3] = { { 0 } }, col[3] = { 1, 0, 0 };
+	double m[NCOL][NCOL + 1] = { { 0 } }, inv[NCOL][NCOL] = { { 0 } }, col[NCOL] = { 0 };
+	double diag[NCOL];
+	int ix[NCOL], np = 0;
 
+	for (int a = 0; a < NCOL; a++)
+		if (used[a])
+			ix[np++] = a;
 	for (size_t i = 0; i < n; i++)
-		col[1] = fmax(col[1], l[i].x), col[2] = fmax(col[2], l[i].r);
+		for (int a = 0; a < np; a++)
+			if (l[i].w > 0)
+				col[a] = fmax(col[a], l[i].z[ix[a]]);
 	for (int a = 0; a < np; a++)
 		if (col[a] <= 0)
 			return false;
-	for (size_t i = 0; i < n; i++) {
-		double z[3] = { 1, l[i].x / col[1], l[i].r / col[2] };
-
+	for (size_t i = 0; i < n; i++)
 		for (int a = 0; a < np; a++) {
 			for (int b = 0; b < np; b++)
-				m[a][b] += l[i].w * z[a] * z[b];
-			m[a][3] += l[i].w * z[a] * l[i].y;
+				m[a][b] += l[i].w * l[i].z[ix[a]] / col[a] * l[i].z[ix[b]] / col[b];
+			m[a][np] += l[i].w * l[i].z[ix[a]] / col[a] * l[i].y;
 		}
-	}
-	/* Gauss-Jordan on [m | y], the inverse alongside (for the variance) */
+	/* Gauss-Jordan on [m | y], the inverse alongside (for the variances); a
+	 * pivot lost against its column's own sum is a column the others make */
 	for (int a = 0; a < np; a++)
-		inv[a][a] = 1;
+		inv[a][a] = 1, diag[a] = m[a][a];
 	for (int a = 0; a < np; a++) {
 		double d = m[a][a];
 
-		if (!(fabs(d) > 1e-12 * fabs(m[0][0])))
+		if (!(fabs(d) > 1e-9 * diag[a]))
 			return false;
-		for (int b = 0; b < 4; b++)
+		for (int b = 0; b <= np; b++)
 			m[a][b] /= d;
 		for (int b = 0; b < np; b++)
 			inv[a][b] /= d;
@@ -137,31 +154,43 @@ static bool wls(const struct wline *l, size_t n, int np, double *p, double *var)
 
 			if (r == a)
 				continue;
-			for (int b = 0; b < 4; b++)
+			for (int b = 0; b <= np; b++)
 				m[r][b] -= f * m[a][b];
 			for (int b = 0; b < np; b++)
 				inv[r][b] -= f * inv[a][b];
 		}
 	}
-	for (int a = 0; a < np; a++)
-		p[a] = m[a][3] / col[a];
-	for (int a = 0; a < np; a++)
-		var[a] = inv[a][a] / (col[a] * col[a]);
+	memset(p, 0, NCOL * sizeof(*p));
+	memset(var, 0, NCOL * sizeof(*var));
+	for (int a = 0; a < np; a++) {
+		p[ix[a]] = m[a][np] / col[a];
+		var[ix[a]] = inv[a][a] / (col[a] * col[a]);
+	}
 	return true;
 }
 
-/* The fit, again without the lines far above it (a cost it does not know: left out). */
-static bool robust(struct wline *l, size_t n, int np, double *p, double *var)
+/*
+ * The fit, again without the lines far above it (a cost it does not know:
+ * left out), until none is; the last fit that could be taken (leaving
+ * out the only lines of a column can leave nothing to fit it by).
+ */
+static bool robust(struct wline *l, size_t n, const bool *used, double *p, double *var)
 {
+	double q[NCOL], qvar[NCOL];
 	bool ok = false, again = true;
 
 	for (int round = 0; round < FIT_ROUNDS && again; round++) {
-		if (!(ok = wls(l, n, np, p, var)))
+		if (!wls(l, n, used, q, qvar))
 			break;
+		ok = true;
+		memcpy(p, q, sizeof(q));
+		memcpy(var, qvar, sizeof(qvar));
 		again = false;
 		for (size_t i = 0; i < n; i++) {
-			double fit = p[0] + p[1] * l[i].x + (np > 2 ? p[2] * l[i].r : 0);
+			double fit = 0;
 
+			for (int a = 0; a < NCOL; a++)
+				fit += p[a] * l[i].z[a];
 			if (l[i].w > 0 && l[i].y - fit > FIT_OUT_SIGMAS * l[i].sd)
 				l[i].w = 0, again = true;
 		}
@@ -169,18 +198,20 @@ static bool robust(struct wline *l, size_t n, int np, double *p, double *var)
 	return ok;
 }
 
-/* The fit's write-lat and write-bw (erase-time with np 3), each with its standard error. */
-static void store(struct fit_card *c, const double *p, const double *var, int np)
+/* The fit's keys, each with its standard error: write-lat, write-bw, and (its column
+ * used) erase-time when known within FIT_ERASE_SURE. */
+static void store(struct fit_card *c, const double *p, const double *var, const bool *used)
 {
-	double lat = p[0] > 0 ? p[0] : 0, bw = 1e9 / p[1];
+	double bw = 1e9 / p[COL_BYTES];
 
 	fit_set(c, FK_WRITE_BW, bw);
-	c->se[FK_WRITE_BW] = sqrt(var[1]) / p[1] * bw;
-	fit_set(c, FK_WRITE_LAT, lat);
-	c->se[FK_WRITE_LAT] = sqrt(var[0]);
-	if (np > 2 && p[2] > 0 && sqrt(var[2]) < FIT_ERASE_SURE * p[2]) {
-		fit_set(c, FK_ERASE_TIME, p[2]);
-		c->se[FK_ERASE_TIME] = sqrt(var[2]);
+	c->se[FK_WRITE_BW] = sqrt(var[COL_BYTES]) / p[COL_BYTES] * bw;
+	fit_set(c, FK_WRITE_LAT, p[COL_LAT] > 0 ? p[COL_LAT] : 0);
+	c->se[FK_WRITE_LAT] = sqrt(var[COL_LAT]);
+	if (used[COL_ERASES] && p[COL_ERASES] > 0 &&
+	    sqrt(var[COL_ERASES]) < FIT_ERASE_SURE * p[COL_ERASES]) {
+		fit_set(c, FK_ERASE_TIME, p[COL_ERASES]);
+		c->se[FK_ERASE_TIME] = sqrt(var[COL_ERASES]);
 	}
 }
 
@@ -192,17 +223,18 @@ static void store(struct fit_card *c, const double *p, const double *var, int np
  * and a line of one write hardly counts. A line where an erase block filled
  * pays its erase on top (a few ms over its writes: as if slower): the lines
  * far above the fit are left out and the fit taken again. Which lines paid
- * an erase only the search's history tells (fit_card_erases: a twin's).
+ * an erase only the search's history tells (fit_card_twins: the twins').
  */
 void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
 {
 	struct wline *l = calloc(FIT_WROWS, sizeof(*l));
 	size_t n = l ? write_lines(in, v, NULL, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l) : 0;
-	double p[3], var[3];
+	double p[NCOL], var[NCOL];
+	bool used[NCOL] = { true, true, false, false };
 
 	fit_lack(c, FK_ERASE_TIME, "no twin told which probe lines paid an erase");
-	if (robust(l, n, 2, p, var) && p[1] > 0) {
-		store(c, p, var, 2);
+	if (robust(l, n, used, p, var) && p[COL_BYTES] > 0) {
+		store(c, p, var, used);
 	} else {
 		fit_lack(c, FK_WRITE_LAT, "no fast linear probe");
 		fit_lack(c, FK_WRITE_BW, "no fast linear probe");
@@ -210,42 +242,75 @@ void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct 
 	free(l);
 }
 
-/* Did a line the fit keeps pay an erase? */
-static bool any_erase(const struct wline *l, size_t n)
+/* Did a line the fit keeps pay the column's cost? */
+static bool pays(const struct wline *l, size_t n, int col)
 {
 	for (size_t i = 0; i < n; i++)
-		if (l[i].r > 0 && l[i].w > 0)
+		if (l[i].z[col] > 0 && l[i].w > 0)
 			return true;
 	return false;
 }
 
 /*
- * With the twins' lines: the card's line costs write-lat + s / write-bw
- * plus erase-time for each erase the twins' same line paid per write
- * (the lines where they paid more are left out). A line with an erase no
- * longer bends the fit, and the erase time is said when the fit knows it
- * within FIT_ERASE_SURE. No line with an erase: the plain fit of the
- * lines the twins paid nothing more in.
+ * The copy rate from the lines that copied, the rest of their cost as the
+ * first stage fitted it (p): a collecting line's costs move together (its
+ * erases, its copies, a constant), so its latency and erases are not asked
+ * of it. The lines that copied are moved to the front of l.
  */
-bool fit_card_erases(const struct fit_input *card, const struct vf_facts *f,
+static bool fit_copies(struct wline *l, size_t n, const double *p, double *q, double *var)
+{
+	bool used[NCOL] = { false, false, false, true };
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct wline e = l[i];
+
+		if (e.z[COL_COPIED] <= 0)
+			continue;
+		for (int a = 0; a < COL_COPIED; a++)
+			e.y -= p[a] * e.z[a];
+		e.w = 1 / (e.sd * e.sd);
+		l[i] = l[k];
+		l[k++] = e;
+	}
+	return k && robust(l, k, used, q, var) && q[COL_COPIED] > 0;
+}
+
+/*
+ * With the twins' lines: each line of the card's linear probes costs
+ * write-lat + s / write-bw per write, plus erase-time for each erase and
+ * 1 / copy-bw for each byte copied that the twins' same line paid per
+ * write (the lines where they paid more are left out). The lines that
+ * copied nothing tell the first three (a line with an erase no longer
+ * bends the fit); then the copies of every collecting line tell the copy
+ * rate, not the smallest slow probe's alone.
+ */
+bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 		     const struct fit_twins *t, struct fit_card *c)
 {
 	struct oaf_verdict *v = calloc(1, sizeof(*v));
 	struct wline *l = calloc(FIT_WROWS, sizeof(*l));
-	double p[3], var[3];
+	double p[NCOL], var[NCOL], q[NCOL], qvar[NCOL];
+	bool used[NCOL] = { true, true, false, false }, ok = false;
 	size_t n = 0;
-	int np = 3;
-	bool ok = false;
 
-	if (v && l && t->bw > 0 && t->erase[1] != t->erase[0]) {
+	if (v && l && t->bw > 0 && t->erase[1] != t->erase[0] && t->copy[1] != t->copy[0]) {
 		fit_judge_linear(card, v);
 		n = write_lines(card, v, t, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l);
-		np = any_erase(l, n) ? 3 : 2;
-		ok = robust(l, n, np, p, var) && p[1] > 0 && (np < 3 || p[2] >= 0);
+		/* (the first stage: the lines that copied nothing) */
+		for (size_t i = 0; i < n; i++)
+			l[i].w = l[i].z[COL_COPIED] > 0 ? 0 : 1 / (l[i].sd * l[i].sd);
+		used[COL_ERASES] = pays(l, n, COL_ERASES);
+		ok = robust(l, n, used, p, var) && p[COL_BYTES] > 0;
 	}
 	if (ok) {
-		store(c, p, var, np);
-		fit_copy(card, f, c);
+		store(c, p, var, used);
+		if (fit_copies(l, n, p, q, qvar)) {
+			fit_set(c, FK_COPY_BW, 1e9 / q[COL_COPIED]);
+			c->se[FK_COPY_BW] = sqrt(qvar[COL_COPIED]) / q[COL_COPIED] * c->v[FK_COPY_BW];
+		} else {
+			fit_copy(card, f, c);
+		}
 	}
 	free(v);
 	free(l);
