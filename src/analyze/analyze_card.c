@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "analyze/analyze_card.h"
+#include "core/opts.h"
+#include "modules/survey_twin.h"
 #include "saved/saved_output.h"
 #include "saved/saved_values.h"
 #include "verdicts/facts.h"
@@ -114,12 +116,29 @@ void ac_line(struct ac_state *s, const char *line)
 		rate_line(s, f, n);
 }
 
+/*
+ * The card as the survey fitted it: the pure fit, then refined on its
+ * twins (survey_twin.h), which run the survey's tests again as the survey
+ * ran them (its erase size, the searches' start it said or the default).
+ */
 void ac_end(const struct ac_state *s)
 {
+	const struct vf_facts *f = vf_get();
+	struct twin_result *twin = calloc(1, sizeof(*twin));
+	uint64_t e = s->in.erase, page = f->align && f->va.page_state == VA_FOUND ? f->va.page : 0;
+	struct fb_opts o;
 	struct fit_card c;
 
-	if (!s->survey)
-		return;
-	fit_card(&s->in, vf_get(), &c);
-	fit_card_print(&c);
+	if (s->survey) {
+		fit_card(&s->in, f, &c);
+		if (twin && e) {
+			opts_defaults(&o);
+			o.erasesize = e;
+			o.erasesize_set = true;
+			o.offset = s->in.offset ? s->in.offset : ((16ull << 20) + e - 1) / e * e;
+			twin_refine(&o, page, &s->in, f, &c, twin);
+		}
+		fit_card_print(&c);
+	}
+	free(twin);
 }
