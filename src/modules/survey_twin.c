@@ -234,6 +234,26 @@ static double fat_distance(const struct fit_input *card, const struct fit_input 
 	return n ? sum / (double)n : INFINITY;
 }
 
+/* The keys a FAT area's count moves (the probes' erase blocks in it take no slot). */
+static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS };
+
+/* c with the fat-aus count fat: the open keys as the fit reads them with it. */
+static void with_fat(const struct fit_input *card, const struct vf_facts *cf, unsigned fat,
+		     const struct fit_card *c, struct fit_card *t)
+{
+	struct fit_card f;
+
+	fit_card_fat(card, cf, fat, &f);
+	*t = *c;
+	for (size_t i = 0; i < sizeof(open_keys) / sizeof(open_keys[0]); i++) {
+		enum fit_key k = open_keys[i];
+
+		t->known[k] = f.known[k];
+		t->v[k] = f.v[k];
+		t->why[k] = f.why[k];
+	}
+}
+
 /*
  * fat-aus by the twin: find-fat's erase blocks that take random writes
  * fast are a FAT area or random-write slots the searches before left
@@ -241,11 +261,14 @@ static double fat_distance(const struct fit_input *card, const struct fit_input 
  * count of find-fat's erase blocks is tried: the one whose twin reaches
  * the card's verdicts with the closest find-fat table wins; when another
  * count's table comes as close (within TWIN_FAT_TIE), the survey cannot
- * tell them apart and the key is left out.
+ * tell them apart and the key is left out. whole: the fit of each count
+ * as it stands (the first pass, before the writes' keys are refitted);
+ * else only the keys the count moves (open_keys), on c's rates.
  */
 #define TWIN_FAT_TIE 0.01
 static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
-		       const struct vf_facts *cf, struct fit_card *c, struct twin_result *tw)
+		       const struct vf_facts *cf, bool whole, struct fit_card *c,
+		       struct twin_result *tw)
 {
 	struct fit_card best, t;
 	double least = INFINITY, second = INFINITY, d;
@@ -255,7 +278,10 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 	if (!cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE))
 		return;
 	for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
-		fit_card_fat(card, cf, fat, &t);
+		if (whole)
+			fit_card_fat(card, cf, fat, &t);
+		else
+			with_fat(card, cf, fat, c, &t);
 		if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
 			return;
 		twin_judge(card, cf, tw, &j);
@@ -343,8 +369,10 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 	char spec[1024];
 	bool ran = false;
 
-	choose_fat(o, page, card, cf, c, last);
-	refit_writes(o, page, card, cf, c, last);
+	choose_fat(o, page, card, cf, true, c, last);
+	/* (again on the refitted rates: the brackets of a count's twin depend on them) */
+	if (refit_writes(o, page, card, cf, c, last))
+		choose_fat(o, page, card, cf, false, c, last);
 	best = *c;
 	for (int round = 0; round < TWIN_ROUNDS; round++) {
 		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)
