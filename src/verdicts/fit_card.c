@@ -247,41 +247,68 @@ static const struct fit_probe *linear_peer(const struct fit_input *in, const str
 }
 
 /*
+ * What a random-mode erase block pays per write of s bytes beyond a
+ * linear write of them: it writes whole pages (sim_model.h), the pages
+ * the chunks of an erase block touch on average (a chunk of 3 x 2^n bytes
+ * crosses page boundaries).
+ */
+static double page_pad(double erase, double page, double s, double bw)
+{
+	uint64_t p = (uint64_t)page, len = (uint64_t)s, n = 0, pages = 0;
+
+	if (!p || !len || bw <= 0)
+		return 0;
+	for (uint64_t o = 0; o + len <= (uint64_t)erase; o += len, n++)
+		pages += (o + len - 1) / p - o / p + 1;
+	return n ? fmax(0, (double)pages / (double)n * page - s) * 1e9 / bw : 0;
+}
+
+/*
  * Does the random probe write as its linear peer (its erase blocks all
  * in random-write slots)? Its first two lines (one and two writes per
- * erase block) write forward; from the third on, an erase block without
- * a slot collects on every backward write, a copy of most of an erase
- * block each time, so a line of c writes per erase block costs about
- * c - 1 copies more. An erase block with a slot pays at most one copy
- * a line (a slot the probes before still held, given back). So a line
- * collects when it costs more than FIT_RANDOM_COPIES copies (at the
- * write rate, which no copy is slower than in the model) over its peer.
- * Lines below the page are left out (a random slot writes whole pages).
+ * erase block) write forward; the third turns an erase block with a
+ * slot to random mode on its first backward write (and may pay for
+ * slots the probes before still held: their erase blocks are copied
+ * whole as they give them back). From the fourth line on an erase block
+ * with a slot pays only its pages (page_pad), one without collects on
+ * its backward writes, a copy of most of an erase block each. So what a
+ * line costs over its peer, in all (a write's excess times the line's
+ * writes), is about nothing when every erase block has a slot and a
+ * copy or more when one has none: collecting above FIT_RANDOM_COPY of
+ * a copy at the write rate (no copy is slower in the model), as linear
+ * below FIT_RANDOM_NONE. With no fourth line the third is read as
+ * before: FIT_RANDOM_COPIES copies a line per erase block collect.
  * 1: as linear, 0: collects, -1: nothing to tell (no peer, too few lines).
  */
+#define FIT_RANDOM_COPY 0.5
+#define FIT_RANDOM_NONE 0.25
 #define FIT_RANDOM_COPIES 2.0
 static int random_as_linear(const struct fit_input *in, const struct oaf_verdict *v,
 			    const struct fit_card *c, const struct fit_probe *p)
 {
 	const struct fit_probe *lin = linear_peer(in, v, p->nr);
-	double page = c->known[FK_PAGE] ? c->v[FK_PAGE] : 0, copy, e = c->v[FK_ERASE];
+	double page = c->known[FK_PAGE] ? c->v[FK_PAGE] : 0, copy, e = c->v[FK_ERASE], worst = 0;
 	int seen = 0;
 
 	if (!lin || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW])
 		return -1;
 	copy = e * 1e9 / c->v[FK_WRITE_BW];
-	for (size_t i = 2; i < p->agg.n; i++)
+	for (size_t i = p->agg.n > 3 ? 3 : 2; i < p->agg.n; i++)
 		for (size_t k = 0; k < lin->agg.n; k++) {
-			double s = (double)p->agg.size[i];
+			double s = (double)p->agg.size[i], x;
 
-			if (lin->agg.size[k] != p->agg.size[i] || s < page)
+			if (lin->agg.size[k] != p->agg.size[i])
 				continue;
-			if ((oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k)) * e / s >
-			    FIT_RANDOM_COPIES * copy)
-				return 0;
+			x = oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k);
+			if (i == 2 && (s < page || x * e / s > FIT_RANDOM_COPIES * copy))
+				return s < page ? -1 : 0;
+			x -= page_pad(e, page, s, c->v[FK_WRITE_BW]);
+			worst = fmax(worst, x * e / s * p->nr / copy);
 			seen = 1;
 		}
-	return seen ? 1 : -1;
+	if (!seen)
+		return -1;
+	return worst > FIT_RANDOM_COPY ? 0 : worst < FIT_RANDOM_NONE ? 1 : -1;
 }
 
 /*
