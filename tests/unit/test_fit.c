@@ -180,8 +180,11 @@ static bool one_card(struct truth *t, struct twin_result *card, struct twin_resu
 	o.offset = card->in.offset;
 	fit_card(&card->in, &card->facts, &c);
 	if (getenv("FB_FIT_VERBOSE"))
-		printf("first fit: write-lat %.0f write-bw %.0f copy-bw %.0f\n", c.v[FK_WRITE_LAT],
-		       c.v[FK_WRITE_BW], c.v[FK_COPY_BW]);
+		printf("first fit: write-lat %.0f write-bw %.0f copy-bw %.0f oa %g%s oar %g%s fat %g%s\n",
+		       c.v[FK_WRITE_LAT], c.v[FK_WRITE_BW], c.v[FK_COPY_BW], c.v[FK_OPEN_AU],
+		       c.known[FK_OPEN_AU] ? "" : "?", c.v[FK_OPEN_AU_RANDOM],
+		       c.known[FK_OPEN_AU_RANDOM] ? "" : "?", c.v[FK_FAT_AUS],
+		       c.known[FK_FAT_AUS] ? "" : "?");
 	CHECK(twin_refine(&o, card->facts.va.page_state == VA_FOUND ? card->facts.va.page : 0,
 			  &card->in, &card->facts, &c, twin) == 0);
 	fit_card_spec(&c, spec, sizeof(spec));
