@@ -187,6 +187,7 @@ static bool shift(struct fit_card *c, enum fit_key k, double card, double twin, 
 		return false;
 	v = c->v[k] + card - twin;
 	c->v[k] = v < lo ? lo : v;
+	c->nalt[k] = 0;	/* (the others were beside the value it had) */
 	return true;
 }
 
@@ -237,71 +238,113 @@ static double fat_distance(const struct fit_input *card, const struct fit_input 
 /* The keys a FAT area's count moves (the probes' erase blocks in it take no slot). */
 static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS };
 
-/* c with the fat-aus count fat: the open keys as the fit reads them with it. */
+/* c with the fat-aus count fat (at most cap of the search's erase blocks in it):
+ * the open keys as the fit reads them with it. */
 static void with_fat(const struct fit_input *card, const struct vf_facts *cf, unsigned fat,
-		     const struct fit_card *c, struct fit_card *t)
+		     unsigned cap, const struct fit_card *c, struct fit_card *t)
 {
 	struct fit_card f;
 
-	fit_card_fat(card, cf, fat, &f);
+	fit_card_fat(card, cf, fat, cap, &f);
 	*t = *c;
+	t->fat_cap = cap;
 	for (size_t i = 0; i < sizeof(open_keys) / sizeof(open_keys[0]); i++) {
 		enum fit_key k = open_keys[i];
 
 		t->known[k] = f.known[k];
 		t->v[k] = f.v[k];
 		t->why[k] = f.why[k];
+		t->nalt[k] = 0;
+	}
+}
+
+/* The spec's twins that reached the card's verdicts, and how far their find-fat tables lay. */
+#define TWIN_FAT_CANDS (2 * (FIT_FAT_COLS + 1))
+struct fat_cands {
+	size_t n;
+	struct fit_card c[TWIN_FAT_CANDS];
+	double d[TWIN_FAT_CANDS];
+};
+
+/*
+ * The best candidate in *c, and the values of the open keys the others
+ * within TWIN_FAT_TIE of its table have: the survey cannot tell those
+ * apart, so each such key is uncertain (fit_card.h), its others named.
+ */
+#define TWIN_FAT_TIE 0.01
+static void keep_best(const struct fat_cands *k, struct fit_card *c)
+{
+	size_t best = 0;
+
+	for (size_t i = 1; i < k->n; i++)
+		if (k->d[i] < k->d[best])
+			best = i;
+	*c = k->c[best];
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->d[i] - k->d[best] >= TWIN_FAT_TIE)
+			continue;
+		for (size_t m = 0; m < sizeof(open_keys) / sizeof(open_keys[0]); m++) {
+			enum fit_key key = open_keys[m];
+			double v = k->c[i].v[key];
+			bool seen = !c->known[key] || !k->c[i].known[key] || v == c->v[key];
+
+			for (unsigned a = 0; a < c->nalt[key] && !seen; a++)
+				seen = c->alt[key][a] == v;
+			if (!seen && c->nalt[key] < FIT_ALTS)
+				c->alt[key][c->nalt[key]++] = v;
+		}
 	}
 }
 
 /*
  * fat-aus by the twin: find-fat's erase blocks that take random writes
  * fast are a FAT area or random-write slots the searches before left
- * free, and only the history of those searches tells which. So every
- * count of find-fat's erase blocks is tried: the one whose twin reaches
- * the card's verdicts with the closest find-fat table wins; when another
- * count's table comes as close (within TWIN_FAT_TIE), the survey cannot
- * tell them apart and the key is left out. whole: the fit of each count
- * as it stands (the first pass, before the writes' keys are refitted);
- * else only the keys the count moves (open_keys), on c's rates.
+ * free, and only the history of those searches tells which; nor does a
+ * formula tell which of the open-AU search's erase blocks it took lie
+ * in the FAT area (it picks them by what the probes before left). So
+ * every count of find-fat's erase blocks is tried, with each count of
+ * the search's erase blocks in it: the one whose twin reaches the card's
+ * verdicts with the closest find-fat table wins, and others as close
+ * make the keys they differ in uncertain (keep_best). whole: the fit of
+ * each count as it stands (the first pass, before the writes' keys are
+ * refitted); else only the keys the count moves (open_keys), on c's rates.
  */
-#define TWIN_FAT_TIE 0.01
 static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
 		       const struct vf_facts *cf, bool whole, struct fit_card *c,
 		       struct twin_result *tw)
 {
-	struct fit_card best, t;
-	double least = INFINITY, second = INFINITY, d;
+	struct fat_cands *k = calloc(1, sizeof(*k));
 	struct twin_judgement j;
+	struct fit_card t;
 	char spec[1024];
 
-	if (!cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE))
+	if (!k || !cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE)) {
+		free(k);
 		return;
+	}
 	for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
-		if (whole)
-			fit_card_fat(card, cf, fat, &t);
-		else
-			with_fat(card, cf, fat, c, &t);
-		if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
-			return;
-		twin_judge(card, cf, tw, &j);
-		if (!j.same)
-			continue;
-		d = fat_distance(card, &tw->in);
-		if (d < least) {
-			second = least;
-			least = d;
-			best = t;
-		} else if (d < second) {
-			second = d;
+		unsigned most;
+
+		fit_card_fat(card, cf, fat, ~0u, &t);
+		most = fit_in_fat(card, &t, cf->oa[0].fast);
+		for (unsigned cap = 0; cap <= most && k->n < TWIN_FAT_CANDS; cap++) {
+			if (whole)
+				fit_card_fat(card, cf, fat, cap, &t);
+			else
+				with_fat(card, cf, fat, cap, c, &t);
+			if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
+				goto out;
+			twin_judge(card, cf, tw, &j);
+			if (!j.same)
+				continue;
+			k->c[k->n] = t;
+			k->d[k->n++] = fat_distance(card, &tw->in);
 		}
 	}
-	if (least == INFINITY)
-		return;
-	*c = best;
-	if (second - least < TWIN_FAT_TIE)
-		c->known[FK_FAT_AUS] = false, c->why[FK_FAT_AUS] = "find-fat's table reads alike "
-			"with another FAT area (random-write slots take writes as fast)";
+	if (k->n)
+		keep_best(k, c);
+out:
+	free(k);
 }
 
 /*

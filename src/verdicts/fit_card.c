@@ -172,7 +172,12 @@ static const struct fit_probe *probe_of(const struct fit_input *in, unsigned nr,
 	return NULL;
 }
 
-static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n);
+static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
+{
+	unsigned k = fit_in_fat(in, c, n);
+
+	return k < c->fat_cap ? k : c->fat_cap;
+}
 
 /*
  * copy-bw from the smallest slow linear probe: each write of s bytes
@@ -208,8 +213,7 @@ void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_c
 		fit_lack(c, FK_COPY_BW, "the slow linear probe paid no collection");
 }
 
-/* Of the first n erase blocks of the open-AU search, those in the FAT area. */
-static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
+unsigned fit_in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
 {
 	uint64_t e = (uint64_t)c->v[FK_ERASE], fat, off, k = 0;
 
@@ -408,11 +412,12 @@ static void fit_merge(const struct fit_input *in, const struct oaf_verdict *v, s
 }
 
 static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fat,
-		    struct fit_card *c)
+		    unsigned cap, struct fit_card *c)
 {
 	struct oaf_verdict *v = calloc(1, sizeof(*v));
 
 	memset(c, 0, sizeof(*c));
+	c->fat_cap = cap;
 	if (!v)
 		return;
 	fit_judge_linear(in, v);
@@ -427,13 +432,13 @@ static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fa
 
 void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
 {
-	fit_all(in, f, -1, c);
+	fit_all(in, f, -1, ~0u, c);
 }
 
 void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
-		  struct fit_card *c)
+		  unsigned cap, struct fit_card *c)
 {
-	fit_all(in, f, (int)fat, c);
+	fit_all(in, f, (int)fat, cap, c);
 }
 
 static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_t len)
@@ -478,6 +483,26 @@ char *fit_card_spec(const struct fit_card *c, char *buf, size_t len)
 	return buf;
 }
 
+/* "card: open-au=16 is uncertain: with 15 too the twin reaches the card's verdicts" */
+static void fit_print_alts(const struct fit_card *c, enum fit_key k)
+{
+	char v[FB_FMT_LEN], others[4 * FB_FMT_LEN] = "";
+	size_t u = 0;
+
+	for (unsigned a = 0; a < c->nalt[k] && u < sizeof(others); a++) {
+		struct fit_card one = *c;
+
+		one.v[k] = c->alt[k][a];
+		key_value(&one, k, v, sizeof(v));
+		u += (size_t)snprintf(others + u, sizeof(others) - u, "%s%s",
+				      a ? (a + 1 == c->nalt[k] ? " or " : ", ") : "", v);
+	}
+	key_value(c, k, v, sizeof(v));
+	out_note("card: %s=%s is uncertain: with %s too the twin reaches the card's verdicts, its "
+		 "find-fat table as close (the FAT area and the search's history trade off)",
+		 names[k], v, others);
+}
+
 void fit_card_print(const struct fit_card *c)
 {
 	char spec[1024], left[1024];
@@ -499,6 +524,9 @@ void fit_card_print(const struct fit_card *c)
 	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
 		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
 		 "none of them (a command's overhead is within the latencies)", left);
+	for (int k = 0; k < FK_N; k++)
+		if (c->known[k] && c->nalt[k])
+			fit_print_alts(c, (enum fit_key)k);
 	for (int k = 0; k < FK_N; k++)
 		if (fit_rough(c, (enum fit_key)k))
 			out_note("card: %s is rough, within %.0f%% (its standard error): the survey's "

@@ -56,11 +56,24 @@ enum fit_key {
 	FK_LOG_AUS, FK_LOG_MERGE, FK_JITTER, FK_N
 };
 
+/* Other values of a key whose twin reaches the card's verdicts as well (survey_twin.h). */
+#define FIT_ALTS 4
+
 struct fit_card {
 	bool known[FK_N];
 	double v[FK_N];			/* bytes, ns, bytes/s, a count, percent */
 	double se[FK_N];		/* its standard error, where the fit tells it (else 0) */
 	const char *why[FK_N];		/* not known: the reason */
+	/*
+	 * Uncertain: a known key with nalt > 0 is one of several values whose
+	 * twins all reach the card's verdicts with find-fat tables alike (the
+	 * survey cannot tell them apart). It stays in the spec (the twin needs
+	 * one) and the note names the others.
+	 */
+	unsigned nalt[FK_N];
+	double alt[FK_N][FIT_ALTS];
+	/* At most this many of the search's erase blocks counted in the FAT area (below). */
+	unsigned fat_cap;
 };
 
 /*
@@ -77,10 +90,17 @@ bool fit_rough(const struct fit_card *c, enum fit_key k);
 /* The key's name in a sim: spec ("open-au-random"). */
 const char *fit_key_name(enum fit_key k);
 void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
-/* The fit with a FAT area of fat erase blocks, whatever find-fat's verdict said
- * (open-au and log-aus without the probes' erase blocks that lie in it). */
+/*
+ * The fit with a FAT area of fat erase blocks, whatever find-fat's verdict said
+ * (open-au and log-aus without the probes' erase blocks that lie in it). The
+ * search picks a probe's erase blocks by its history (those a slow probe left
+ * half-written go last), so which of them lie in the FAT area no formula
+ * tells: at most cap of them are counted there.
+ */
 void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
-		  struct fit_card *c);
+		  unsigned cap, struct fit_card *c);
+/* Of the first n erase blocks of the open-AU search, those in c's FAT area (no cap). */
+unsigned fit_in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n);
 /*
  * Three surveys of the fitted card without jitter (twins): the first as
  * the spec said it (lat, bw, erase[0], copy[0] as sim: parsed them), the

@@ -139,6 +139,22 @@ static void judge_key(const struct truth *t, const struct fit_card *c, enum fit_
 		tally[k][UNSURE]++;
 		return;
 	}
+	if (is_exact && c->nalt[k]) {
+		/* uncertain: counted left out when the truth is among the values named */
+		bool among = c->v[k] == t->v[k];
+
+		for (unsigned a = 0; a < c->nalt[k]; a++)
+			among |= c->alt[k][a] == t->v[k];
+		if (getenv("FB_FIT_VERBOSE"))
+			printf("uncertain: %s %g or %g%s, truth %g: sim:%s\n", fit_key_name(k), c->v[k],
+			       c->alt[k][0], c->nalt[k] > 1 ? " or more" : "", t->v[k], t->spec);
+		tally[k][among ? UNSURE : WRONG]++;
+		CHECK(among);
+		if (!among)
+			printf("  %s %g (uncertain, its others not the truth either), truth %g: sim:%s\n",
+			       fit_key_name(k), c->v[k], t->v[k], t->spec);
+		return;
+	}
 	if (is_exact) {
 		tally[k][c->v[k] == t->v[k] ? RIGHT : WRONG]++;
 		CHECK(c->v[k] == t->v[k]);
