@@ -343,9 +343,10 @@ static void fit_random(const struct fit_input *in, const struct vf_facts *f,
 			slow = p->nr;
 	}
 	mixed = slow && fast > slow;
-	/* (the probes' erase blocks in the FAT area take random writes without a slot) */
+	/* (the probes' erase blocks in the FAT area take random writes without a slot; the
+	 * random search writes the first N erase blocks, no cap) */
 	if (slow && slow == fast + 1 && !mixed)
-		fit_set(c, FK_OPEN_AU_RANDOM, fast - in_fat(in, c, fast));
+		fit_set(c, FK_OPEN_AU_RANDOM, fast - fit_in_fat(in, c, fast));
 	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
 		/* (every open erase block takes random writes: the count is open-au's) */
 		fit_set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
