@@ -8,8 +8,10 @@
  *
  *   - erase, page, open-au, open-au-random and fat-aus come back exactly,
  *     or the fit leaves them out (the verdict behind them was not sure:
- *     counted "left out", not wrong); another value is wrong, even one
- *     whose twin reaches the same verdicts;
+ *     counted "left out", not wrong), or names them uncertain (other values'
+ *     twins reach the card's verdicts as well: counted "left out" only when
+ *     the truth is among the values named); another value is wrong, even
+ *     one whose twin reaches the same verdicts;
  *   - the rates within 10%, the latencies within 15%;
  *   - the twin's survey reaches the card's verdicts.
  *
