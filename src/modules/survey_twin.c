@@ -235,6 +235,34 @@ static double fat_distance(const struct fit_input *card, const struct fit_input 
 	return n ? sum / (double)n : INFINITY;
 }
 
+/*
+ * How far the twin's open-AU probes lie from the card's: the mean |log|
+ * of the ratios of their lines' rates, each probe against the twin's
+ * first of the same N and order (a probe the twin did not run counts as
+ * far as a rate twice or half the card's).
+ */
+static double probe_distance(const struct fit_input *card, const struct fit_input *twin)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < card->nprobe; i++) {
+		const struct oa_run *a = &card->probe[i].agg, *b = NULL;
+
+		for (size_t k = 0; k < twin->nprobe && !b; k++)
+			if (twin->probe[k].nr == card->probe[i].nr &&
+			    twin->probe[k].random == card->probe[i].random)
+				b = &twin->probe[k].agg;
+		for (size_t l = 0; l < a->n; l++, n++) {
+			if (b && l < b->n && a->rate[l] > 0 && b->rate[l] > 0)
+				sum += fabs(log(b->rate[l] / a->rate[l]));
+			else
+				sum += log(2);
+		}
+	}
+	return n ? sum / (double)n : 0;
+}
+
 /* The keys a FAT area's count moves (the probes' erase blocks in it take no slot). */
 static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS };
 
@@ -403,37 +431,69 @@ static unsigned misses(const struct twin_judgement *j)
 	return !j->erase_same + !j->page_same + !j->lin_same + !j->rnd_same + !j->fat_same;
 }
 
+/* How far the twin's rows lie from the card's: its find-fat table and its open-AU probes. */
+static double rows_distance(const struct fit_input *card, const struct fit_input *twin)
+{
+	double d = fat_distance(card, twin);
+
+	return (isfinite(d) ? d : 0) + probe_distance(card, twin);
+}
+
+/* The spec kept: the fewest verdicts missed, then the rows closest to the card's. */
+struct kept {
+	struct fit_card c;
+	unsigned misses;
+	double d;
+};
+
+/* Run c's twin and keep c when it does better than k (false: the twin did not run). */
+static bool try_spec(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+		     const struct vf_facts *cf, const struct fit_card *c, struct twin_result *tw,
+		     struct kept *k)
+{
+	struct twin_judgement j;
+	char spec[1024];
+	double d;
+
+	if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, tw) != 0)
+		return false;
+	twin_judge(card, cf, tw, &j);
+	d = rows_distance(card, &tw->in);
+	if (misses(&j) < k->misses || (misses(&j) == k->misses && d < k->d)) {
+		k->c = *c;
+		k->misses = misses(&j);
+		k->d = d;
+	}
+	return true;
+}
+
 int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
 		const struct vf_facts *cf, struct fit_card *c, struct twin_result *last)
 {
-	struct fit_card best = *c;
-	unsigned least = ~0u;
-	struct twin_judgement j;
+	struct kept *k = calloc(1, sizeof(*k));
 	char spec[1024];
 	bool ran = false;
 
+	if (!k)
+		return -1;
+	k->misses = ~0u;
+	k->d = INFINITY;
 	choose_fat(o, page, card, cf, true, c, last);
 	/* (again on the refitted rates: the brackets of a count's twin depend on them) */
 	if (refit_writes(o, page, card, cf, c, last))
 		choose_fat(o, page, card, cf, false, c, last);
-	best = *c;
 	for (int round = 0; round < TWIN_ROUNDS; round++) {
-		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)
+		if (!try_spec(o, page, card, cf, c, last, k))
 			break;
 		ran = true;
-		twin_judge(card, cf, last, &j);
-		/* (a later round, refined, wins a tie) */
-		if (misses(&j) <= least) {
-			least = misses(&j);
-			best = *c;
-		}
 		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, last, c))
 			break;
 	}
 	/* the kept spec's own run, for the fidelity line */
-	if (ran && memcmp(&best, c, sizeof(best)) != 0) {
-		*c = best;
+	if (ran && memcmp(&k->c, c, sizeof(*c)) != 0) {
+		*c = k->c;
 		ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
 	}
+	free(k);
 	return ran ? 0 : -1;
 }
