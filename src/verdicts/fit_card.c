@@ -484,7 +484,11 @@ char *fit_card_spec(const struct fit_card *c, char *buf, size_t len)
 	return buf;
 }
 
-/* "card: open-au=16 is uncertain: with 15 too the twin reaches the card's verdicts" */
+/*
+ * "card: open-au=16 is uncertain: with 15 too the twin reaches the card's
+ * verdicts": a verdict record of its own (JSON: "verdict":"open-au",
+ * "result":"uncertain", the value kept in the spec), labelled card.
+ */
 static void fit_print_alts(const struct fit_card *c, enum fit_key k)
 {
 	char v[FB_FMT_LEN], others[4 * FB_FMT_LEN] = "";
@@ -499,9 +503,12 @@ static void fit_print_alts(const struct fit_card *c, enum fit_key k)
 				      a ? (a + 1 == c->nalt[k] ? " or " : ", ") : "", v);
 	}
 	key_value(c, k, v, sizeof(v));
-	out_note("card: %s=%s is uncertain: with %s too the twin reaches the card's verdicts, its "
-		 "find-fat table as close (the FAT area and the search's history trade off)",
-		 names[k], v, others);
+	out_verdict(&(struct out_verdict){ .label = "card", .name = names[k], .result = "uncertain",
+					   .has_value = true, .value = (uint64_t)c->v[k],
+					   .unit = "count" },
+		    "%s=%s is uncertain: with %s too the twin reaches the card's verdicts, its "
+		    "find-fat table as close (the FAT area and the search's history trade off)",
+		    names[k], v, others);
 }
 
 void fit_card_print(const struct fit_card *c)
