@@ -489,6 +489,14 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, last, c))
 			break;
 	}
+	/* (the rounds moved the rates, copy-bw by the collections' costs: when the kept spec
+	 * still misses a verdict, the FAT area's counts once more on its rates) */
+	if (ran && k->misses) {
+		*c = k->c;
+		choose_fat(o, page, card, cf, false, c, last);
+		if (memcmp(&k->c, c, sizeof(*c)) != 0)
+			try_spec(o, page, card, cf, c, last, k);
+	}
 	/* the kept spec's own run, for the fidelity line */
 	if (ran && memcmp(&k->c, c, sizeof(*c)) != 0) {
 		*c = k->c;
