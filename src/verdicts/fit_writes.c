@@ -277,6 +277,28 @@ static bool fit_copies(struct wline *l, size_t n, const double *p, double *q, do
 }
 
 /*
+ * The first stage: the lines that copied nothing tell write-lat, write-bw
+ * and (where a line paid one) the erase time. An erase costs no less than
+ * nothing: where the lines cannot tell it from the latency (an erase in
+ * the smallest line alone, its share a fraction of the latency) and the
+ * fit takes it below zero, the bound holds (the fit again without it),
+ * rather than the latency bending the other way by as much.
+ */
+static bool first_stage(struct wline *l, size_t n, bool *used, double *p, double *var)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++)
+			l[i].w = l[i].z[COL_COPIED] > 0 ? 0 : 1 / (l[i].sd * l[i].sd);
+		if (!robust(l, n, used, p, var) || !(p[COL_BYTES] > 0))
+			return false;
+		if (!used[COL_ERASES] || p[COL_ERASES] >= 0)
+			break;
+		used[COL_ERASES] = false;
+	}
+	return true;
+}
+
+/*
  * With the twins' lines: each line of the card's linear probes costs
  * write-lat + s / write-bw per write, plus erase-time for each erase and
  * 1 / copy-bw for each byte copied that the twins' same line paid per
@@ -297,11 +319,8 @@ bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 	if (v && l && t->bw > 0 && t->erase[1] != t->erase[0] && t->copy[1] != t->copy[0]) {
 		fit_judge_linear(card, v);
 		n = write_lines(card, v, t, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l);
-		/* (the first stage: the lines that copied nothing) */
-		for (size_t i = 0; i < n; i++)
-			l[i].w = l[i].z[COL_COPIED] > 0 ? 0 : 1 / (l[i].sd * l[i].sd);
 		used[COL_ERASES] = pays(l, n, COL_ERASES);
-		ok = robust(l, n, used, p, var) && p[COL_BYTES] > 0;
+		ok = first_stage(l, n, used, p, var);
 	}
 	if (ok) {
 		store(c, p, var, used);
