@@ -23,13 +23,15 @@ enum { COL_LAT, COL_BYTES, COL_ERASES, COL_COPIED, NCOL };
  * its writes, the rate's rounding), its weight, and per write the column's amount. */
 struct wline {
 	double y, sd, w, z[NCOL];
+	double jit, round;	/* the two parts of sd, relative */
 };
 
-/* The i-th probe of the twin, linear, of nr erase blocks, where the card's is the i-th linear. */
-static const struct fit_probe *twin_probe(const struct fit_input *twin, size_t nth, unsigned nr)
+/* The twin's probe of nr erase blocks where the card's is the nth of its mode (random or not). */
+static const struct fit_probe *twin_probe(const struct fit_input *twin, bool random, size_t nth,
+					  unsigned nr)
 {
 	for (size_t i = 0; twin && i < twin->nprobe; i++)
-		if (!twin->probe[i].random && nth-- == 0)
+		if (twin->probe[i].random == random && nth-- == 0)
 			return twin->probe[i].nr == nr ? &twin->probe[i] : NULL;
 	return NULL;
 }
@@ -72,23 +74,41 @@ static bool twin_line(const struct fit_twins *t, const struct fit_probe *const *
 }
 
 /*
+ * Each line's noise: its jitter, and its rate's rounding, which lines of
+ * one size printing the same rate share (the same error, not g of them:
+ * the g lines tell as much of it as one, each its variance g times).
+ */
+static void shared_rounding(struct wline *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		double g = 0;
+
+		for (size_t j = 0; j < n; j++)
+			g += l[j].z[COL_BYTES] == l[i].z[COL_BYTES] && l[j].y == l[i].y;
+		l[i].sd = l[i].y * hypot(l[i].jit, l[i].round * sqrt(g));
+		l[i].w = 1 / (l[i].sd * l[i].sd);
+	}
+}
+
+/*
  * The lines of the linear probes: without twins, those the family found
  * fast (no merge, no collection: they pay only latency and bytes); with
- * twins, every line whose cost they account for.
+ * twins, every line of the linear and the random probes whose cost they
+ * account for (a random-mode write that pays more is left out).
  */
 static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *v,
 			  const struct fit_twins *t, double jitter, struct wline *l)
 {
-	size_t n = 0, nth = 0;
+	size_t n = 0, nth[2] = { 0, 0 };
 
 	for (size_t i = 0; i < in->nprobe; i++) {
 		const struct fit_probe *p = &in->probe[i], *tp[3] = { NULL, NULL, NULL };
 
-		if (p->random)
+		if (p->random && !t)
 			continue;
 		for (int a = 0; t && a < 3; a++)
-			tp[a] = twin_probe(t->in[a], nth, p->nr);
-		nth++;
+			tp[a] = twin_probe(t->in[a], p->random, nth[p->random], p->nr);
+		nth[p->random]++;
 		if (!t && oaf_kind_of(v, p->nr) != OAF_FAST)
 			continue;
 		for (size_t k = 0; k < p->agg.n && n < FIT_WROWS; k++) {
@@ -100,12 +120,13 @@ static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *
 			e->z[COL_LAT] = 1;
 			e->z[COL_BYTES] = (double)p->agg.size[k];
 			e->y = oa_write_ns(&p->agg, k);
-			e->sd = e->y * hypot(jitter / 100 / sqrt(3 * m), rounding(p->agg.rate[k]));
-			e->w = 1 / (e->sd * e->sd);
+			e->jit = jitter / 100 / sqrt(3 * m);
+			e->round = rounding(p->agg.rate[k]);
 			if (!t || twin_line(t, tp, k, p->agg.size[k], m, e))
 				n++;
 		}
 	}
+	shared_rounding(l, n);
 	return n;
 }
 
