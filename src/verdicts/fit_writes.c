@@ -24,6 +24,7 @@ enum { COL_LAT, COL_BYTES, COL_ERASES, COL_COPIED, NCOL };
 struct wline {
 	double y, sd, w, z[NCOL];
 	double jit, round;	/* the two parts of sd, relative */
+	double extra;		/* what the twin paid beyond the columns (a copying line's merges) */
 };
 
 /* The twin's probe of nr erase blocks where the card's is the nth of its mode (random or not). */
@@ -50,7 +51,9 @@ static double rounding(double rate)
  * (a whole number over m) and the bytes copied per write. False where a
  * twin lacks the line, or where the first paid more than its writes, its
  * erases and its copies (a merge, a random-mode write: the line is left
- * out, its share of each unknown).
+ * out, its share of each unknown) -- unless the line copied: its copies
+ * tell the copy rate, what the twin paid beyond them (l->extra: the merges
+ * of the spec's log-merge) taken as known.
  */
 static bool twin_line(const struct fit_twins *t, const struct fit_probe *const *p, size_t k,
 		      uint64_t size, double m, struct wline *l)
@@ -70,7 +73,13 @@ static bool twin_line(const struct fit_twins *t, const struct fit_probe *const *
 	other = tt[0] - t->lat - (double)size * 1e9 / t->bw - l->z[COL_ERASES] * t->erase[0] -
 		l->z[COL_COPIED] * 1e9 / t->copy[0];
 	/* (the copies are told by a difference of two rounded lines: their error thrice) */
-	return fabs(other) <= 3 * tol;
+	l->extra = 0;
+	if (fabs(other) <= 3 * tol)
+		return true;
+	/* (a line that copied, and paid a merge besides: the copies, the merge as the twin's,
+	 * where the copies cost the most of the two) */
+	l->extra = other;
+	return l->z[COL_COPIED] > 0 && other > 0 && other < l->z[COL_COPIED] * 1e9 / t->copy[0];
 }
 
 /*
@@ -212,7 +221,9 @@ static bool robust(struct wline *l, size_t n, const bool *used, double *p, doubl
 
 			for (int a = 0; a < NCOL; a++)
 				fit += p[a] * l[i].z[a];
-			if (l[i].w > 0 && l[i].y - fit > FIT_OUT_SIGMAS * l[i].sd)
+			/* (a line whose merges are the twin's, far below: they were not the card's) */
+			if (l[i].w > 0 && (l[i].y - fit > FIT_OUT_SIGMAS * l[i].sd ||
+					   (l[i].extra > 0 && fit - l[i].y > FIT_OUT_SIGMAS * l[i].sd)))
 				l[i].w = 0, again = true;
 		}
 	}
@@ -290,11 +301,18 @@ static bool fit_copies(struct wline *l, size_t n, const double *p, double *q, do
 			continue;
 		for (int a = 0; a < COL_COPIED; a++)
 			e.y -= p[a] * e.z[a];
-		e.w = 1 / (e.sd * e.sd);
+		e.y -= e.extra;
 		l[i] = l[k];
 		l[k++] = e;
 	}
-	return k && robust(l, k, used, q, var) && q[COL_COPIED] > 0;
+	/* (the lines that paid no merge; only where none did, those whose merges are the twin's) */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < k; i++)
+			l[i].w = pass || l[i].extra <= 0 ? 1 / (l[i].sd * l[i].sd) : 0;
+		if (robust(l, k, used, q, var))
+			return q[COL_COPIED] > 0;
+	}
+	return false;
 }
 
 /*
@@ -310,6 +328,8 @@ static bool first_stage(struct wline *l, size_t n, bool *used, double *p, double
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++)
 			l[i].w = l[i].z[COL_COPIED] > 0 ? 0 : 1 / (l[i].sd * l[i].sd);
+		if (pass == 0)
+			used[COL_ERASES] = pays(l, n, COL_ERASES);
 		if (!robust(l, n, used, p, var) || !(p[COL_BYTES] > 0))
 			return false;
 		if (!used[COL_ERASES] || p[COL_ERASES] >= 0)
@@ -340,7 +360,6 @@ bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 	if (v && l && t->bw > 0 && t->erase[1] != t->erase[0] && t->copy[1] != t->copy[0]) {
 		fit_judge_linear(card, v);
 		n = write_lines(card, v, t, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l);
-		used[COL_ERASES] = pays(l, n, COL_ERASES);
 		ok = first_stage(l, n, used, p, var);
 	}
 	if (ok) {
