@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "analyze/analyze_card.h"
+#include "core/opts.h"
+#include "modules/survey_twin.h"
 #include "saved/saved_output.h"
 #include "saved/saved_values.h"
 #include "verdicts/facts.h"
@@ -52,9 +54,15 @@ static void rate_line(struct ac_state *s, char **f, size_t n)
 
 	if (n < 2 || so_parse_size(f[0], &size) != 0 || so_parse_rate(f[1], &rate) != 0)
 		return;
-	if (s->fat)
-		s->in.fat_cols = (unsigned)(n - 1);
-	else if (n == 3 && s->nr && strncmp(f[2], "slowest ", 8) == 0 &&
+	if (s->fat) {
+		double r[16];
+		size_t k = 0;
+
+		while (k + 1 < n && k < 16 && so_parse_rate(f[k + 1], &r[k]) == 0)
+			k++;
+		if (k + 1 == n)
+			fit_input_fat(&s->in, r, k);
+	} else if (n == 3 && s->nr && strncmp(f[2], "slowest ", 8) == 0 &&
 		 so_parse_rate(f[2] + 8, &slowest) == 0)
 		fit_input_probe(&s->in, s->nr, s->random, size, rate, slowest);
 }
@@ -108,12 +116,29 @@ void ac_line(struct ac_state *s, const char *line)
 		rate_line(s, f, n);
 }
 
+/*
+ * The card as the survey fitted it: the pure fit, then refined on its
+ * twins (survey_twin.h), which run the survey's tests again as the survey
+ * ran them (its erase size, the searches' start it said or the default).
+ */
 void ac_end(const struct ac_state *s)
 {
+	const struct vf_facts *f = vf_get();
+	struct twin_result *twin = calloc(1, sizeof(*twin));
+	uint64_t e = s->in.erase, page = f->align && f->va.page_state == VA_FOUND ? f->va.page : 0;
+	struct fb_opts o;
 	struct fit_card c;
 
-	if (!s->survey)
-		return;
-	fit_card(&s->in, vf_get(), &c);
-	fit_card_print(&c);
+	if (s->survey) {
+		fit_card(&s->in, f, &c);
+		if (twin && e) {
+			opts_defaults(&o);
+			o.erasesize = e;
+			o.erasesize_set = true;
+			o.offset = s->in.offset ? s->in.offset : ((16ull << 20) + e - 1) / e * e;
+			twin_refine(&o, page, &s->in, f, &c, twin);
+		}
+		fit_card_print(&c);
+	}
+	free(twin);
 }

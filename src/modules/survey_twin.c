@@ -21,6 +21,7 @@
 #include "modules/survey_chain.h"
 #include "modules/survey_twin.h"
 #include "modules/test.h"
+#include "sim/sim_spec.h"
 #include "verdicts/facts.h"
 
 extern const struct fb_test test_find_open_au;
@@ -186,15 +187,15 @@ static bool shift(struct fit_card *c, enum fit_key k, double card, double twin, 
 		return false;
 	v = c->v[k] + card - twin;
 	c->v[k] = v < lo ? lo : v;
+	c->nalt[k] = 0;	/* (the others were beside the value it had) */
 	return true;
 }
 
 /* One round: the keys moved by what the twin of c missed; false when nothing moved. */
 static bool refine_round(const struct fit_input *card, const struct vf_facts *cf,
-			 const struct fit_card *first, const struct twin_result *tw, struct fit_card *c)
+			 const struct twin_result *tw, struct fit_card *c)
 {
 	const struct vf_facts *tf = &tw->facts;
-	struct fit_card again;
 	bool moved = false;
 	double a, b;
 
@@ -210,15 +211,8 @@ static bool refine_round(const struct fit_input *card, const struct vf_facts *cf
 		if (card->fat_cols && c->v[FK_FAT_AUS] > card->fat_cols)
 			c->v[FK_FAT_AUS] = card->fat_cols;
 	}
-	/* (the twin's own fit of what it measured: the fit's bias, where its erases differ) */
-	fit_card(&tw->in, tf, &again);
-	if (c->known[FK_WRITE_LAT] && again.known[FK_WRITE_LAT] &&
-	    fabs(again.v[FK_WRITE_LAT] - first->v[FK_WRITE_LAT]) > 0.02 * first->v[FK_WRITE_LAT]) {
-		c->v[FK_WRITE_LAT] = fmax(0, c->v[FK_WRITE_LAT] + first->v[FK_WRITE_LAT] -
-					     again.v[FK_WRITE_LAT]);
-		moved = true;
-	}
-	if (c->known[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
+	/* (copy-bw from the twins' copies, refit_writes(), has its standard error) */
+	if (c->known[FK_COPY_BW] && !c->se[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
 	    (b = extra_cost(&tw->in, cf->oa[0].slow)) > 0 && fabs(b / a - 1) > 0.02) {
 		c->v[FK_COPY_BW] *= b / a;
 		moved = true;
@@ -226,37 +220,288 @@ static bool refine_round(const struct fit_input *card, const struct vf_facts *cf
 	return moved;
 }
 
+/* How far the twin's find-fat table lies from the card's: the mean |log| of the rates' ratios. */
+static double fat_distance(const struct fit_input *card, const struct fit_input *twin)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < card->nfat && i < twin->nfat; i++)
+		for (size_t k = 0; k < card->fat_cols && k < FIT_FAT_COLS; k++)
+			if (card->fat_rate[i][k] > 0 && twin->fat_rate[i][k] > 0) {
+				sum += fabs(log(twin->fat_rate[i][k] / card->fat_rate[i][k]));
+				n++;
+			}
+	return n ? sum / (double)n : INFINITY;
+}
+
+/*
+ * How far the twin's open-AU probes lie from the card's: the mean |log|
+ * of the ratios of their lines' rates, each probe against the twin's
+ * first of the same N and order (a probe the twin did not run counts as
+ * far as a rate twice or half the card's).
+ */
+static double probe_distance(const struct fit_input *card, const struct fit_input *twin)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < card->nprobe; i++) {
+		const struct oa_run *a = &card->probe[i].agg, *b = NULL;
+
+		for (size_t k = 0; k < twin->nprobe && !b; k++)
+			if (twin->probe[k].nr == card->probe[i].nr &&
+			    twin->probe[k].random == card->probe[i].random)
+				b = &twin->probe[k].agg;
+		for (size_t l = 0; l < a->n; l++, n++) {
+			if (b && l < b->n && a->rate[l] > 0 && b->rate[l] > 0)
+				sum += fabs(log(b->rate[l] / a->rate[l]));
+			else
+				sum += log(2);
+		}
+	}
+	return n ? sum / (double)n : 0;
+}
+
+/* The keys a FAT area's count moves (the probes' erase blocks in it take no slot). */
+static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS };
+
+/* c with the fat-aus count fat (at most cap of the search's erase blocks in it):
+ * the open keys as the fit reads them with it. */
+static void with_fat(const struct fit_input *card, const struct vf_facts *cf, unsigned fat,
+		     unsigned cap, const struct fit_card *c, struct fit_card *t)
+{
+	struct fit_card f;
+
+	fit_card_fat(card, cf, fat, cap, &f);
+	*t = *c;
+	t->fat_cap = cap;
+	for (size_t i = 0; i < sizeof(open_keys) / sizeof(open_keys[0]); i++) {
+		enum fit_key k = open_keys[i];
+
+		t->known[k] = f.known[k];
+		t->v[k] = f.v[k];
+		t->why[k] = f.why[k];
+		t->nalt[k] = 0;
+	}
+}
+
+/* The spec's twins that reached the card's verdicts, and how far their find-fat tables lay. */
+#define TWIN_FAT_CANDS (2 * (FIT_FAT_COLS + 1))
+struct fat_cands {
+	size_t n;
+	struct fit_card c[TWIN_FAT_CANDS];
+	double d[TWIN_FAT_CANDS];
+};
+
+/*
+ * The best candidate in *c, and the values of the open keys the others
+ * within TWIN_FAT_TIE of its table have: the survey cannot tell those
+ * apart, so each such key is uncertain (fit_card.h), its others named.
+ */
+#define TWIN_FAT_TIE 0.01
+static void keep_best(const struct fat_cands *k, struct fit_card *c)
+{
+	size_t best = 0;
+
+	for (size_t i = 1; i < k->n; i++)
+		if (k->d[i] < k->d[best])
+			best = i;
+	*c = k->c[best];
+	for (size_t i = 0; i < k->n; i++) {
+		if (k->d[i] - k->d[best] >= TWIN_FAT_TIE)
+			continue;
+		for (size_t m = 0; m < sizeof(open_keys) / sizeof(open_keys[0]); m++) {
+			enum fit_key key = open_keys[m];
+			double v = k->c[i].v[key];
+			bool seen = !c->known[key] || !k->c[i].known[key] || v == c->v[key];
+
+			for (unsigned a = 0; a < c->nalt[key] && !seen; a++)
+				seen = c->alt[key][a] == v;
+			if (!seen && c->nalt[key] < FIT_ALTS)
+				c->alt[key][c->nalt[key]++] = v;
+		}
+	}
+}
+
+/*
+ * fat-aus by the twin: find-fat's erase blocks that take random writes
+ * fast are a FAT area or random-write slots the searches before left
+ * free, and only the history of those searches tells which; nor does a
+ * formula tell which of the open-AU search's erase blocks it took lie
+ * in the FAT area (it picks them by what the probes before left). So
+ * every count of find-fat's erase blocks is tried, with each count of
+ * the search's erase blocks in it: the one whose twin reaches the card's
+ * verdicts with the closest find-fat table wins, and others as close
+ * make the keys they differ in uncertain (keep_best). whole: the fit of
+ * each count as it stands (the first pass, before the writes' keys are
+ * refitted); else only the keys the count moves (open_keys), on c's rates.
+ */
+static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+		       const struct vf_facts *cf, bool whole, struct fit_card *c,
+		       struct twin_result *tw)
+{
+	struct fat_cands *k = calloc(1, sizeof(*k));
+	struct twin_judgement j;
+	struct fit_card t;
+	char spec[1024];
+
+	if (!k || !cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE)) {
+		free(k);
+		return;
+	}
+	for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
+		unsigned most;
+
+		fit_card_fat(card, cf, fat, ~0u, &t);
+		most = fit_in_fat(card, &t, cf->oa[0].fast);
+		for (unsigned cap = 0; cap <= most && k->n < TWIN_FAT_CANDS; cap++) {
+			if (whole)
+				fit_card_fat(card, cf, fat, cap, &t);
+			else
+				with_fat(card, cf, fat, cap, c, &t);
+			if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
+				goto out;
+			twin_judge(card, cf, tw, &j);
+			if (!j.same)
+				continue;
+			k->c[k->n] = t;
+			k->d[k->n++] = fat_distance(card, &tw->in);
+		}
+	}
+	if (k->n)
+		keep_best(k, c);
+out:
+	free(k);
+}
+
+/*
+ * write-lat, write-bw, erase-time and copy-bw again (fit_card_twins),
+ * from three twins of c without jitter: the second's erases
+ * TWIN_ERASE_STEP times the first's, the third's copies TWIN_COPY_STEP
+ * times slower. What each line of the card's probes paid (which erased,
+ * which copied how much) only the search's history tells, and the twins
+ * have the same. The keys the twins ran with are the spec's as sim:
+ * parsed them (printed to three digits, not c's).
+ */
+#define TWIN_ERASE_STEP 2.0
+#define TWIN_COPY_STEP 1.5
+static void put(struct fit_card *c, enum fit_key k, double v)
+{
+	c->known[k] = true;
+	c->v[k] = v;
+}
+
+static bool refit_writes(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+			 const struct vf_facts *cf, struct fit_card *c, struct twin_result *tw)
+{
+	struct fit_card ran = *c;
+	struct sim_spec *s = calloc(1, sizeof(*s));
+	struct twin_result *more = calloc(2, sizeof(*more));
+	struct fit_twins t = { .in = { &tw->in, more ? &more[0].in : NULL,
+				      more ? &more[1].in : NULL } };
+	char spec[1024], err[128];
+	bool ok = false;
+
+	ran.known[FK_JITTER] = true;
+	ran.v[FK_JITTER] = 0;
+	fit_card_spec(&ran, spec, sizeof(spec));
+	if (s && more && sim_spec_parse(spec, s, err, sizeof(err)) == 0 &&
+	    twin_survey(o, spec, page, tw) == 0) {
+		t.lat = (double)s->p.write_lat;
+		t.bw = (double)s->p.write_bw;
+		t.erase[0] = (double)s->p.erase_ns;
+		t.erase[1] = TWIN_ERASE_STEP * t.erase[0];
+		t.copy[0] = (double)s->p.copy_bw;
+		t.copy[1] = t.copy[0] / TWIN_COPY_STEP;
+		put(&ran, FK_ERASE_TIME, t.erase[1]);
+		ok = twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, &more[0]) == 0;
+		put(&ran, FK_ERASE_TIME, t.erase[0]);
+		put(&ran, FK_COPY_BW, t.copy[1]);
+		ok = ok && twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, &more[1]) == 0 &&
+		     fit_card_twins(card, cf, &t, c);
+	}
+	free(s);
+	free(more);
+	return ok;
+}
+
 static unsigned misses(const struct twin_judgement *j)
 {
 	return !j->erase_same + !j->page_same + !j->lin_same + !j->rnd_same + !j->fat_same;
 }
 
+/* How far the twin's rows lie from the card's: its find-fat table and its open-AU probes. */
+static double rows_distance(const struct fit_input *card, const struct fit_input *twin)
+{
+	double d = fat_distance(card, twin);
+
+	return (isfinite(d) ? d : 0) + probe_distance(card, twin);
+}
+
+/* The spec kept: the fewest verdicts missed, then the rows closest to the card's. */
+struct kept {
+	struct fit_card c;
+	unsigned misses;
+	double d;
+};
+
+/* Run c's twin and keep c when it does better than k (false: the twin did not run). */
+static bool try_spec(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
+		     const struct vf_facts *cf, const struct fit_card *c, struct twin_result *tw,
+		     struct kept *k)
+{
+	struct twin_judgement j;
+	char spec[1024];
+	double d;
+
+	if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, tw) != 0)
+		return false;
+	twin_judge(card, cf, tw, &j);
+	d = rows_distance(card, &tw->in);
+	if (misses(&j) < k->misses || (misses(&j) == k->misses && d < k->d)) {
+		k->c = *c;
+		k->misses = misses(&j);
+		k->d = d;
+	}
+	return true;
+}
+
 int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *card,
 		const struct vf_facts *cf, struct fit_card *c, struct twin_result *last)
 {
-	struct fit_card best = *c, first = *c;
-	unsigned least = ~0u;
-	struct twin_judgement j;
+	struct kept *k = calloc(1, sizeof(*k));
 	char spec[1024];
 	bool ran = false;
 
+	if (!k)
+		return -1;
+	k->misses = ~0u;
+	k->d = INFINITY;
+	choose_fat(o, page, card, cf, true, c, last);
+	/* (again on the refitted rates: the brackets of a count's twin depend on them) */
+	if (refit_writes(o, page, card, cf, c, last))
+		choose_fat(o, page, card, cf, false, c, last);
 	for (int round = 0; round < TWIN_ROUNDS; round++) {
-		if (twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) != 0)
+		if (!try_spec(o, page, card, cf, c, last, k))
 			break;
 		ran = true;
-		twin_judge(card, cf, last, &j);
-		/* (a later round, refined, wins a tie) */
-		if (misses(&j) <= least) {
-			least = misses(&j);
-			best = *c;
-		}
-		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, &first, last, c))
+		if (round + 1 == TWIN_ROUNDS || !refine_round(card, cf, last, c))
 			break;
 	}
+	/* (the rounds moved the rates, copy-bw by the collections' costs: when the kept spec
+	 * still misses a verdict, the FAT area's counts once more on its rates) */
+	if (ran && k->misses) {
+		*c = k->c;
+		choose_fat(o, page, card, cf, false, c, last);
+		if (memcmp(&k->c, c, sizeof(*c)) != 0)
+			try_spec(o, page, card, cf, c, last, k);
+	}
 	/* the kept spec's own run, for the fidelity line */
-	if (ran && memcmp(&best, c, sizeof(best)) != 0) {
-		*c = best;
+	if (ran && memcmp(&k->c, c, sizeof(*c)) != 0) {
+		*c = k->c;
 		ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
 	}
+	free(k);
 	return ran ? 0 : -1;
 }

@@ -34,8 +34,9 @@ int twin_survey(const struct fb_opts *o, const char *spec, uint64_t page, struct
  * and fat-aus by the difference of the brackets and the FAT area,
  * write-lat by that of a small write of one erase block, copy-bw by the
  * ratio of the collections' costs. At most TWIN_ROUNDS runs; the spec
- * whose twin missed the fewest verdicts is kept, and its run in *last
- * (0, or -1 when no twin ran).
+ * whose twin missed the fewest verdicts is kept, of those the one whose
+ * rows (find-fat's table, the open-AU probes' lines) lie closest to the
+ * card's, and its run in *last (0, or -1 when no twin ran).
  */
 #define TWIN_ROUNDS 6
 int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *card,

@@ -7,6 +7,7 @@
 #include "core/stats.h"
 #include "core/units.h"
 #include "verdicts/fit_card.h"
+#include "verdicts/fit_impl.h"
 #include "verdicts/verdict_oafamily.h"
 
 /* --open-au's spacing of its erase blocks (modules/au_write.h), for the FAT area's share. */
@@ -23,13 +24,22 @@ const char *fit_key_name(enum fit_key k)
 	return k < FK_N ? names[k] : "?";
 }
 
-static void set(struct fit_card *c, enum fit_key k, double v)
+void fit_set(struct fit_card *c, enum fit_key k, double v)
 {
 	c->known[k] = true;
 	c->v[k] = v;
+	c->se[k] = 0;
 }
 
-static void lack(struct fit_card *c, enum fit_key k, const char *why)
+bool fit_rough(const struct fit_card *c, enum fit_key k)
+{
+	double prec = k == FK_READ_BW || k == FK_WRITE_BW || k == FK_COPY_BW ? FIT_RATE_PREC :
+		      FIT_TIME_PREC;
+
+	return c->known[k] && c->v[k] > 0 && c->se[k] > prec / 2 * c->v[k];
+}
+
+void fit_lack(struct fit_card *c, enum fit_key k, const char *why)
 {
 	c->known[k] = false;
 	c->why[k] = why;
@@ -87,21 +97,21 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 	double pc = 0, ec;
 
 	if (in->size)
-		set(c, FK_SIZE, (double)in->size);
+		fit_set(c, FK_SIZE, (double)in->size);
 	else
-		lack(c, FK_SIZE, "the device's size was not said");
+		fit_lack(c, FK_SIZE, "the device's size was not said");
 	if (!f->align || v->erase_state != VA_FOUND) {
-		lack(c, FK_ERASE, "the align verdict named no erase block");
-		lack(c, FK_ERASE_CROSS, "no erase block");
+		fit_lack(c, FK_ERASE, "the align verdict named no erase block");
+		fit_lack(c, FK_ERASE_CROSS, "no erase block");
 	} else {
-		set(c, FK_ERASE, (double)v->erase);
+		fit_set(c, FK_ERASE, (double)v->erase);
 	}
 	if (f->align && v->page_state == VA_FOUND && v->page)
-		set(c, FK_PAGE, (double)v->page);
+		fit_set(c, FK_PAGE, (double)v->page);
 	else if (c->known[FK_ERASE] && (pc = page_step(in, v->erase)) > 0)
-		set(c, FK_PAGE, pc);
+		fit_set(c, FK_PAGE, pc);
 	else
-		lack(c, FK_PAGE, "the align verdict named no page");
+		fit_lack(c, FK_PAGE, "the align verdict named no page");
 	/* Below the erase block, every row at a page multiple crosses a page (a
 	 * page not named: every row from VA_PAGE_MAX up, a page is no larger). */
 	pc = 0;
@@ -109,15 +119,15 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
 		level(in, VA_PAGE_MAX, 0, VA_PAGE_MAX, v->erase, &pc);
 	if (c->known[FK_PAGE] && c->known[FK_ERASE] &&
 	    !level(in, (uint64_t)c->v[FK_PAGE], 0, (uint64_t)c->v[FK_PAGE], v->erase, &pc))
-		lack(c, FK_PAGE_CROSS, "no align row at a page boundary below the erase block");
+		fit_lack(c, FK_PAGE_CROSS, "no align row at a page boundary below the erase block");
 	else if (in->nalign)
-		set(c, FK_PAGE_CROSS, pc > 0 ? pc : 0);
+		fit_set(c, FK_PAGE_CROSS, pc > 0 ? pc : 0);
 	else
-		lack(c, FK_PAGE_CROSS, "no align rows");
+		fit_lack(c, FK_PAGE_CROSS, "no align rows");
 	if (c->known[FK_ERASE] && level(in, v->erase, 0, v->erase, UINT64_MAX, &ec))
-		set(c, FK_ERASE_CROSS, ec - pc > 0 ? ec - pc : 0);
+		fit_set(c, FK_ERASE_CROSS, ec - pc > 0 ? ec - pc : 0);
 	else if (c->known[FK_ERASE])
-		lack(c, FK_ERASE_CROSS, "no align row at the erase block or above");
+		fit_lack(c, FK_ERASE_CROSS, "no align row at the erase block or above");
 }
 
 /*
@@ -142,14 +152,14 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 					    FIT_MIN_SPAN : 0;
 	}
 	if (n < 2 || stats_linfit(x, y, n, &a, &b) != 0 || b <= 0 || a <= 0) {
-		lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
-		lack(c, FK_READ_BW, "no read sweep of two sizes or more, rising");
-		lack(c, FK_JITTER, "no read sweep");
+		fit_lack(c, FK_READ_LAT, "no read sweep of two sizes or more, rising");
+		fit_lack(c, FK_READ_BW, "no read sweep of two sizes or more, rising");
+		fit_lack(c, FK_JITTER, "no read sweep");
 		return;
 	}
-	set(c, FK_READ_LAT, a);
-	set(c, FK_READ_BW, 1e9 / b);
-	set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
+	fit_set(c, FK_READ_LAT, a);
+	fit_set(c, FK_READ_BW, 1e9 / b);
+	fit_set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
 }
 
 /* The first complete linear probe of one erase block; the smallest slow one. */
@@ -162,76 +172,12 @@ static const struct fit_probe *probe_of(const struct fit_input *in, unsigned nr,
 	return NULL;
 }
 
-/* Least squares y = a + b x with weights w; false when x does not vary. */
-static bool wfit(const double *x, const double *y, const double *w, size_t n, double *a, double *b)
+static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
 {
-	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, d;
+	unsigned k = fit_in_fat(in, c, n);
 
-	for (size_t i = 0; i < n; i++) {
-		sw += w[i];
-		sx += w[i] * x[i];
-		sy += w[i] * y[i];
-		sxx += w[i] * x[i] * x[i];
-		sxy += w[i] * x[i] * y[i];
-	}
-	d = sw * sxx - sx * sx;
-	if (n < 2 || d <= 0)
-		return false;
-	*b = (sw * sxy - sx * sy) / d;
-	*a = (sy - *b * sx) / sw;
-	return true;
+	return k < c->fat_cap ? k : c->fat_cap;
 }
-
-#define FIT_WROWS (FIT_PROBES * 8)
-/* The lines of a probe the write latency is read from: its smallest sizes. */
-#define FIT_SMALL 3
-
-/*
- * write-lat and write-bw: a write of s bytes costs write-lat + s / write-bw,
- * in every linear probe the family found fast (no merge, no collection).
- * Weighted by the relative precision of each line (the rates are
- * printed to three digits; a busy host disturbs a line by a share).
- */
-static void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
-{
-	double x[FIT_WROWS], y[FIT_WROWS], w[FIT_WROWS], a, b;
-	bool small[FIT_WROWS];
-	size_t n = 0, nsmall = 0;
-
-	for (size_t i = 0; i < in->nprobe; i++) {
-		const struct fit_probe *p = &in->probe[i];
-
-		if (p->random || oaf_kind_of(v, p->nr) != OAF_FAST)
-			continue;
-		for (size_t k = 0; k < p->agg.n && n < FIT_WROWS; k++, n++) {
-			small[n] = k + FIT_SMALL >= p->agg.n;
-			nsmall += small[n];
-			x[n] = (double)p->agg.size[k];
-			y[n] = oa_write_ns(&p->agg, k);
-			w[n] = y[n] > 0 ? 1 / (y[n] * y[n]) : 0;
-		}
-	}
-	lack(c, FK_ERASE_TIME, "a few ms in lines of hundreds, printed to three digits (copy-bw takes it in)");
-	if (!wfit(x, y, w, n, &a, &b) || b <= 0) {
-		lack(c, FK_WRITE_LAT, "no fast linear probe");
-		lack(c, FK_WRITE_BW, "no fast linear probe");
-		return;
-	}
-	set(c, FK_WRITE_BW, 1e9 / b);
-	/*
-	 * The latency as the median, over each probe's FIT_SMALL smallest
-	 * lines (where it shows beside the transfer, printed to three
-	 * digits), of what a write costs beyond its transfer: the line where
-	 * an erase block filled up (and was erased) stands out of it.
-	 */
-	for (size_t i = 0, m = 0; i < n; i++)
-		if (small[i])
-			w[m++] = y[i] - x[i] * b;
-	a = stats_median(w, nsmall);
-	set(c, FK_WRITE_LAT, a > 0 ? a : 0);
-}
-
-static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n);
 
 /*
  * copy-bw from the smallest slow linear probe: each write of s bytes
@@ -239,7 +185,7 @@ static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, uns
  * the rest of it (erase - s) before the erase. Its erase blocks in the
  * FAT area collect nothing: the probe's rate averages them in.
  */
-static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
 {
 	const struct fit_probe *p = f->oa[0].slow ? probe_of(in, f->oa[0].slow, false) : NULL;
 	double e = c->v[FK_ERASE], r[OA_MAX_LINES], share, merge;
@@ -247,7 +193,7 @@ static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struc
 	size_t n = 0;
 
 	if (!p || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW]) {
-		lack(c, FK_COPY_BW, "no slow linear probe (or no erase block, no write rate)");
+		fit_lack(c, FK_COPY_BW, "no slow linear probe (or no erase block, no write rate)");
 		return;
 	}
 	/* (a slow write pays the merge of a merge regime too) */
@@ -262,13 +208,12 @@ static void fit_copy(const struct fit_input *in, const struct vf_facts *f, struc
 			r[n++] = (e - s) * 1e9 / (gc - erase);
 	}
 	if (n)
-		set(c, FK_COPY_BW, stats_median(r, n));
+		fit_set(c, FK_COPY_BW, stats_median(r, n));
 	else
-		lack(c, FK_COPY_BW, "the slow linear probe paid no collection");
+		fit_lack(c, FK_COPY_BW, "the slow linear probe paid no collection");
 }
 
-/* Of the first n erase blocks of the open-AU search, those in the FAT area. */
-static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
+unsigned fit_in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n)
 {
 	uint64_t e = (uint64_t)c->v[FK_ERASE], fat, off, k = 0;
 
@@ -281,35 +226,166 @@ static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, uns
 	return (unsigned)k;
 }
 
-static void fit_open(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+/*
+ * The linear probe a random probe of nr erase blocks is held against:
+ * nr's own, else the smallest larger one the linear family found fast
+ * (a merge regime's cost is then in both), else the largest smaller one.
+ */
+static const struct fit_probe *linear_peer(const struct fit_input *in, const struct oaf_verdict *v,
+					   unsigned nr)
+{
+	const struct fit_probe *up = NULL, *down = NULL, *p;
+
+	for (size_t i = 0; i < in->nprobe; i++) {
+		p = &in->probe[i];
+		if (p->random || p->agg.n < 2)
+			continue;
+		if (p->nr == nr)
+			return p;
+		if (p->nr > nr && oaf_kind_of(v, p->nr) == OAF_FAST && (!up || p->nr < up->nr))
+			up = p;
+		if (p->nr < nr && (!down || p->nr > down->nr))
+			down = p;
+	}
+	return up ? up : down;
+}
+
+/*
+ * What a random-mode erase block pays per write of s bytes beyond a
+ * linear write of them: it writes whole pages (sim_model.h), the pages
+ * the chunks of an erase block touch on average (a chunk of 3 x 2^n bytes
+ * crosses page boundaries).
+ */
+static double page_pad(double erase, double page, double s, double bw)
+{
+	uint64_t p = (uint64_t)page, len = (uint64_t)s, n = 0, pages = 0;
+
+	if (!p || !len || bw <= 0)
+		return 0;
+	for (uint64_t o = 0; o + len <= (uint64_t)erase; o += len, n++)
+		pages += (o + len - 1) / p - o / p + 1;
+	return n ? fmax(0, (double)pages / (double)n * page - s) * 1e9 / bw : 0;
+}
+
+/*
+ * Does the random probe write as its linear peer (its erase blocks all
+ * in random-write slots)? Its first two lines (one and two writes per
+ * erase block) write forward; the third turns an erase block with a
+ * slot to random mode on its first backward write (and may pay for
+ * slots the probes before still held: their erase blocks are copied
+ * whole as they give them back). From the fourth line on an erase block
+ * with a slot pays only its pages (page_pad), one without collects on
+ * its backward writes, a copy of most of an erase block each. So what a
+ * line costs over its peer, in all (a write's excess times the line's
+ * writes), is about nothing when every erase block has a slot and a
+ * copy or more when one has none: collecting above FIT_RANDOM_COPY of
+ * a copy at the write rate (no copy is slower in the model), as linear
+ * below FIT_RANDOM_NONE. With no fourth line the third is read as
+ * before: FIT_RANDOM_COPIES copies a line per erase block collect.
+ * 1: as linear, 0: collects, -1: nothing to tell (no peer, too few lines).
+ */
+#define FIT_RANDOM_COPY 0.5
+#define FIT_RANDOM_NONE 0.25
+#define FIT_RANDOM_COPIES 2.0
+static int random_as_linear(const struct fit_input *in, const struct oaf_verdict *v,
+			    const struct fit_card *c, const struct fit_probe *p)
+{
+	const struct fit_probe *lin = linear_peer(in, v, p->nr);
+	double page = c->known[FK_PAGE] ? c->v[FK_PAGE] : 0, copy, e = c->v[FK_ERASE], worst = 0;
+	int seen = 0;
+
+	if (!lin || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW])
+		return -1;
+	copy = e * 1e9 / c->v[FK_WRITE_BW];
+	for (size_t i = p->agg.n > 3 ? 3 : 2; i < p->agg.n; i++)
+		for (size_t k = 0; k < lin->agg.n; k++) {
+			double s = (double)p->agg.size[i], x;
+
+			if (lin->agg.size[k] != p->agg.size[i])
+				continue;
+			x = oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k);
+			if (i == 2 && (s < page || x * e / s > FIT_RANDOM_COPIES * copy))
+				return s < page ? -1 : 0;
+			x -= page_pad(e, page, s, c->v[FK_WRITE_BW]);
+			worst = fmax(worst, x * e / s * p->nr / copy);
+			seen = 1;
+		}
+	if (!seen)
+		return -1;
+	return worst > FIT_RANDOM_COPY ? 0 : worst < FIT_RANDOM_NONE ? 1 : -1;
+}
+
+/*
+ * open-au-random from the random probes themselves, not the random
+ * family's bracket: the family judges each N against the fewest N's cost,
+ * so a card with no random-write slot (every N collecting alike) gets the
+ * linear bracket back. The count is the largest N written as linear, with
+ * every N probed below it as linear and N + 1 probed and collecting.
+ */
+static void fit_random(const struct fit_input *in, const struct vf_facts *f,
+		       const struct oaf_verdict *v, struct fit_card *c)
+{
+	const struct oa_bracket *lin = &f->oa[0];
+	unsigned fast = 0, slow = 0, top = lin->slow == lin->fast + 1 ? lin->fast : 0;
+	bool mixed = false, any = false;
+
+	for (size_t i = 0; i < in->nprobe; i++) {
+		const struct fit_probe *p = &in->probe[i];
+		int r;
+
+		/* (above the linear count, linear writes collect too: nothing to tell) */
+		any |= p->random;
+		if (!p->random || p->nr > top || (r = random_as_linear(in, v, c, p)) < 0)
+			continue;
+		if (r && p->nr > fast)
+			fast = p->nr;
+		if (!r && (!slow || p->nr < slow))
+			slow = p->nr;
+	}
+	mixed = slow && fast > slow;
+	/* (the probes' erase blocks in the FAT area take random writes without a slot; the
+	 * random search writes the first N erase blocks, no cap) */
+	if (slow && slow == fast + 1 && !mixed)
+		fit_set(c, FK_OPEN_AU_RANDOM, fast - fit_in_fat(in, c, fast));
+	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
+		/* (every open erase block takes random writes: the count is open-au's) */
+		fit_set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
+	else if (!any)
+		fit_lack(c, FK_OPEN_AU_RANDOM, "no random probe (the random search did not run)");
+	else
+		fit_lack(c, FK_OPEN_AU_RANDOM, mixed ? "a random probe collected below one that did not"
+		     : "no random probe of N written as linear next to one of N + 1 collecting");
+}
+
+static void fit_open(const struct fit_input *in, const struct vf_facts *f,
+		     const struct oaf_verdict *v, int fat, struct fit_card *c)
 {
 	const struct oa_bracket *lin = &f->oa[0], *rnd = &f->oa[1];
 
-	if (f->fat && f->ff.state == FF_AREA)
-		set(c, FK_FAT_AUS, f->ff.area);
+	if (fat >= 0)
+		fit_set(c, FK_FAT_AUS, fat);
+	else if (f->fat && f->ff.state == FF_AREA)
+		fit_set(c, FK_FAT_AUS, f->ff.area);
 	else if (f->fat && f->ff.state == FF_NONE && in->fat_cols && f->oa_runs[1] &&
 		 rnd->fast + 1 >= in->fat_cols)
 		/* (find-fat's erase blocks past a first one all got random-write slots) */
-		lack(c, FK_FAT_AUS, "find-fat's erase blocks fit in the random-write slots: "
+		fit_lack(c, FK_FAT_AUS, "find-fat's erase blocks fit in the random-write slots: "
 		     "a FAT area would not show");
 	else if (f->fat && f->ff.state == FF_NONE && f->ff.random)
-		set(c, FK_FAT_AUS, 0);
+		fit_set(c, FK_FAT_AUS, 0);
 	else
-		lack(c, FK_FAT_AUS, f->fat ? "the find-fat verdict was not sure" : "no find-fat verdict");
+		fit_lack(c, FK_FAT_AUS, f->fat ? "the find-fat verdict was not sure" : "no find-fat verdict");
 	if (lin->fast && lin->slow == lin->fast + 1 && !lin->contradicts)
-		set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
+		fit_set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
 	else
-		lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
-	if (f->oa_runs[1] && rnd->slow == rnd->fast + 1 && !rnd->contradicts)
-		set(c, FK_OPEN_AU_RANDOM, rnd->fast);
-	else
-		lack(c, FK_OPEN_AU_RANDOM, "the random bracket is not one N wide");
+		fit_lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
+	fit_random(in, f, v, c);
 	if (c->known[FK_OPEN_AU] && c->v[FK_OPEN_AU] < 1)
-		lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
+		fit_lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
 }
 
 /* The linear family, judged again as --find-open-au judged it. */
-static void judge_linear(const struct fit_input *in, struct oaf_verdict *v)
+void fit_judge_linear(const struct fit_input *in, struct oaf_verdict *v)
 {
 	struct oa_family *fam = calloc(1, sizeof(*fam));
 
@@ -328,29 +404,42 @@ static void judge_linear(const struct fit_input *in, struct oaf_verdict *v)
 static void fit_merge(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
 {
 	if (!v->n || !v->merge_from) {
-		lack(c, FK_LOG_AUS, "no merge regime seen");
-		lack(c, FK_LOG_MERGE, "no merge regime seen");
+		fit_lack(c, FK_LOG_AUS, "no merge regime seen");
+		fit_lack(c, FK_LOG_MERGE, "no merge regime seen");
 		return;
 	}
-	set(c, FK_LOG_AUS, v->merge_from - 1 - in_fat(in, c, v->merge_from - 1));
-	set(c, FK_LOG_MERGE, v->merge_ns - v->cost[0] > 0 ? v->merge_ns - v->cost[0] : 0);
+	fit_set(c, FK_LOG_AUS, v->merge_from - 1 - in_fat(in, c, v->merge_from - 1));
+	fit_set(c, FK_LOG_MERGE, v->merge_ns - v->cost[0] > 0 ? v->merge_ns - v->cost[0] : 0);
 }
 
-void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fat,
+		    unsigned cap, struct fit_card *c)
 {
 	struct oaf_verdict *v = calloc(1, sizeof(*v));
 
 	memset(c, 0, sizeof(*c));
+	c->fat_cap = cap;
 	if (!v)
 		return;
-	judge_linear(in, v);
+	fit_judge_linear(in, v);
 	fit_geometry(in, f, c);
 	fit_reads(in, c);
 	fit_writes(in, v, c);
-	fit_open(in, f, c);
+	fit_open(in, f, v, fat, c);
 	fit_merge(in, v, c);
 	fit_copy(in, f, c);
 	free(v);
+}
+
+void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
+{
+	fit_all(in, f, -1, ~0u, c);
+}
+
+void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
+		  unsigned cap, struct fit_card *c)
+{
+	fit_all(in, f, (int)fat, cap, c);
 }
 
 static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_t len)
@@ -395,6 +484,33 @@ char *fit_card_spec(const struct fit_card *c, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * "card: open-au=16 is uncertain: with 15 too the twin reaches the card's
+ * verdicts": a verdict record of its own (JSON: "verdict":"open-au",
+ * "result":"uncertain", the value kept in the spec), labelled card.
+ */
+static void fit_print_alts(const struct fit_card *c, enum fit_key k)
+{
+	char v[FB_FMT_LEN], others[4 * FB_FMT_LEN] = "";
+	size_t u = 0;
+
+	for (unsigned a = 0; a < c->nalt[k] && u < sizeof(others); a++) {
+		struct fit_card one = *c;
+
+		one.v[k] = c->alt[k][a];
+		key_value(&one, k, v, sizeof(v));
+		u += (size_t)snprintf(others + u, sizeof(others) - u, "%s%s",
+				      a ? (a + 1 == c->nalt[k] ? " or " : ", ") : "", v);
+	}
+	key_value(c, k, v, sizeof(v));
+	out_verdict(&(struct out_verdict){ .label = "card", .name = names[k], .result = "uncertain",
+					   .has_value = true, .value = (uint64_t)c->v[k],
+					   .unit = "count" },
+		    "%s=%s is uncertain: with %s too the twin reaches the card's verdicts, its "
+		    "find-fat table as close (the FAT area and the search's history trade off)",
+		    names[k], v, others);
+}
+
 void fit_card_print(const struct fit_card *c)
 {
 	char spec[1024], left[1024];
@@ -416,4 +532,11 @@ void fit_card_print(const struct fit_card *c)
 	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
 		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
 		 "none of them (a command's overhead is within the latencies)", left);
+	for (int k = 0; k < FK_N; k++)
+		if (c->known[k] && c->nalt[k])
+			fit_print_alts(c, (enum fit_key)k);
+	for (int k = 0; k < FK_N; k++)
+		if (fit_rough(c, (enum fit_key)k))
+			out_note("card: %s is rough, within %.0f%% (its standard error): the survey's "
+				 "lines tell it no closer", names[k], 100 * c->se[k] / c->v[k]);
 }

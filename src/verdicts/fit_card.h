@@ -15,18 +15,24 @@
  *   page-cross      the align diffs at page boundaries below the erase
  *                   block; erase-cross what the erase boundaries add
  *   write-lat/-bw   the fast linear probes: a write of s bytes costs
- *                   write-lat + s / write-bw (the latency: the median of
- *                   their small lines, beside the one where an erase block
- *                   filled and was erased)
- *   erase-time      left out: a few ms in lines of hundreds, printed to
- *                   three digits; copy-bw takes in the difference
+ *                   write-lat + s / write-bw, each line weighted by its
+ *                   noise (fit_writes.c); the lines where an erase block
+ *                   filled pay its erase too: two twins without jitter tell
+ *                   which (fit_card_twins)
+ *   erase-time      from those lines, when they tell it within 5%; else
+ *                   left out (copy-bw takes in the difference)
+ *                   (the twins also count the bytes each line copied: then
+ *                   copy-bw is fitted from every collecting line)
  *   copy-bw         the smallest slow linear probe: every write evicts an
  *                   erase block written once since it opened, so it pays
  *                   a copy of the rest of it and an erase
  *   open-au         the linear bracket, less the probe's erase blocks that
  *                   lie in the FAT area (they take no open-AU slot)
- *   open-au-random  the random bracket
- *   fat-aus         the find-fat verdict (random order)
+ *   open-au-random  the random probes written as their linear peers (no
+ *                   collection) below one that collects: the largest N
+ *   fat-aus         the find-fat verdict (random order); the survey's twin
+ *                   then tries each count of find-fat's erase blocks
+ *                   (survey_twin.h: random-write slots look like a FAT area)
  *   log-aus,        the linear family's merge regime: the N where it
  *   log-merge       starts, and what a write pays there beyond the
  *                   cheapest N's cost
@@ -50,15 +56,71 @@ enum fit_key {
 	FK_LOG_AUS, FK_LOG_MERGE, FK_JITTER, FK_N
 };
 
+/* Other values of a key whose twin reaches the card's verdicts as well (survey_twin.h). */
+#define FIT_ALTS 4
+
 struct fit_card {
 	bool known[FK_N];
 	double v[FK_N];			/* bytes, ns, bytes/s, a count, percent */
+	double se[FK_N];		/* its standard error, where the fit tells it (else 0) */
 	const char *why[FK_N];		/* not known: the reason */
+	/*
+	 * Uncertain: a known key with nalt > 0 is one of several values whose
+	 * twins all reach the card's verdicts with find-fat tables alike (the
+	 * survey cannot tell them apart). It stays in the spec (the twin needs
+	 * one) and the note names the others.
+	 */
+	unsigned nalt[FK_N];
+	double alt[FK_N][FIT_ALTS];
+	/* At most this many of the search's erase blocks counted in the FAT area (below). */
+	unsigned fat_cap;
 };
+
+/*
+ * The precision the fit aims at (issue 31): rates within 10%, times
+ * within 15%. A key whose standard error is more than half of that is
+ * rough: the survey's measurements do not tell it so closely. It stays in
+ * the spec (the twin needs a value, and it is the best one), and the
+ * note says how rough.
+ */
+#define FIT_RATE_PREC 0.10
+#define FIT_TIME_PREC 0.15
+bool fit_rough(const struct fit_card *c, enum fit_key k);
 
 /* The key's name in a sim: spec ("open-au-random"). */
 const char *fit_key_name(enum fit_key k);
 void fit_card(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
+/*
+ * The fit with a FAT area of fat erase blocks, whatever find-fat's verdict said
+ * (open-au and log-aus without the probes' erase blocks that lie in it). The
+ * search picks a probe's erase blocks by its history (those a slow probe left
+ * half-written go last), so which of them lie in the FAT area no formula
+ * tells: at most cap of them are counted there.
+ */
+void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned fat,
+		  unsigned cap, struct fit_card *c);
+/* Of the first n erase blocks of the open-AU search, those in c's FAT area (no cap). */
+unsigned fit_in_fat(const struct fit_input *in, const struct fit_card *c, unsigned n);
+/*
+ * Three surveys of the fitted card without jitter (twins): the first as
+ * the spec said it (lat, bw, erase[0], copy[0] as sim: parsed them), the
+ * second with its erases erase[1] each, the third copying at copy[1]: the
+ * differences of a line count its erases and the bytes it copied, and
+ * what it costs beyond them and its writes (lat + s / bw) is something
+ * else (a merge, a random-mode write).
+ */
+struct fit_twins {
+	const struct fit_input *in[3];
+	double lat, bw, erase[2], copy[2];
+};
+/*
+ * write-lat, write-bw, erase-time where it shows and copy-bw again, now
+ * that the twins tell what each line of the card's linear probes paid
+ * (only the search's history does). False: the twins' probes were not
+ * the card's, or told nothing (c as it was).
+ */
+bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
+		     const struct fit_twins *t, struct fit_card *c);
 /* "size=1GiB,erase=8MiB,...": the known keys, as sim: parses them. */
 char *fit_card_spec(const struct fit_card *c, char *buf, size_t len);
 /* "card: sim:..." and a note naming the keys left out and why. */

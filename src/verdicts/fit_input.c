@@ -42,6 +42,16 @@ void fit_input_probe(struct fit_input *in, unsigned nr, bool random, uint64_t si
 	oa_add(&p->slowest, size, slowest);
 }
 
+void fit_input_fat(struct fit_input *in, const double *rates, size_t n)
+{
+	in->fat_cols = (unsigned)n;
+	if (in->nfat == FIT_FAT_ROWS)
+		return;
+	for (size_t i = 0; i < n && i < FIT_FAT_COLS; i++)
+		in->fat_rate[in->nfat][i] = rates[i];
+	in->nfat++;
+}
+
 void fit_input_row(struct fit_input *in, const char *test, const struct out_table *t,
 		   const union out_val *v)
 {
@@ -53,5 +63,5 @@ void fit_input_row(struct fit_input *in, const char *test, const struct out_tabl
 		fit_input_probe(in, (unsigned)v[0].u, strcmp(test, "find-open-au") != 0, v[1].u,
 				v[2].d, v[3].d);
 	else if (strcmp(t->name, "find-fat") == 0 && t->nfields == 2)
-		in->fat_cols = (unsigned)v[1].list.n;
+		fit_input_fat(in, v[1].list.v, v[1].list.n);
 }

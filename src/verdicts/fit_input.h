@@ -18,6 +18,8 @@
 
 #define FIT_READS 16
 #define FIT_PROBES 64
+#define FIT_FAT_ROWS 16
+#define FIT_FAT_COLS 16
 
 /* One size of the survey's read sweep: its fastest read, the median, the upper quartile. */
 struct fit_read {
@@ -43,6 +45,8 @@ struct fit_input {
 	size_t nprobe;
 	struct fit_probe probe[FIT_PROBES];
 	unsigned fat_cols;		/* find-fat's erase blocks (0: no find-fat table) */
+	size_t nfat;			/* find-fat's rows (the first FIT_FAT_COLS columns) */
+	double fat_rate[FIT_FAT_ROWS][FIT_FAT_COLS];
 };
 
 void fit_input_reset(struct fit_input *in);
@@ -52,6 +56,8 @@ void fit_input_read(struct fit_input *in, uint64_t len, double low, double ns, d
 /* One line of a probe: a new probe starts when nr, the mode or the size's order changes. */
 void fit_input_probe(struct fit_input *in, unsigned nr, bool random, uint64_t size,
 		     double rate, double slowest);
+/* One find-fat row: the rate of each erase block at one block size. */
+void fit_input_fat(struct fit_input *in, const double *rates, size_t n);
 /*
  * A row as the output layer emits it (the tap): the tables align,
  * survey-read, find-open-au (linear under the test find-open-au,

@@ -7,14 +7,19 @@
  * fitted card surveyed again (its twin, modules/survey_twin.h):
  *
  *   - erase, page, open-au, open-au-random and fat-aus come back exactly,
- *     or the fit leaves them out (the verdict behind them was not sure),
- *     or another value whose twin reaches the same verdicts;
+ *     or the fit leaves them out (the verdict behind them was not sure:
+ *     counted "left out", not wrong), or names them uncertain (other values'
+ *     twins reach the card's verdicts as well: counted "left out" only when
+ *     the truth is among the values named); another value is wrong, even
+ *     one whose twin reaches the same verdicts;
  *   - the rates within 10%, the latencies within 15%;
  *   - the twin's survey reaches the card's verdicts.
  *
- * It prints the distribution of the errors per key, and checks the
- * shares main reaches (see the end). An argument: the
- * number of cards (60); FB_FIT_SEED=N draws other cards.
+ * Every card and key is a check of its own (a miss prints FAIL with the
+ * card's spec, and nothing else does); then the distribution of the
+ * errors per key, for the issue's closing note. An argument: the
+ * number of cards (60); FB_FIT_SEED=N draws other cards; FB_FIT_VERBOSE
+ * prints each card's brackets and the keys left out.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -101,12 +106,9 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Exact keys: right, left out (the verdict was not sure), another value
- * whose twin reaches every verdict of the card (the survey cannot tell
- * the two apart: its own verdict differs from the truth), or wrong.
- */
-enum { RIGHT, UNSURE, OTHER, WRONG };
+/* Right, left out (the verdict was not sure), rough (its standard error over half the
+ * tolerance: the survey tells it no closer, fit_rough()), wrong. */
+enum { RIGHT, UNSURE, ROUGH, WRONG, NTALLY };
 static const enum fit_key exact[] = { FK_ERASE, FK_PAGE, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_FAT_AUS };
 /* Rates within 10%, times within 15% (log-merge where there is a merge regime). */
 static const enum fit_key rates[] = { FK_READ_BW, FK_WRITE_BW, FK_COPY_BW };
@@ -114,20 +116,19 @@ static const enum fit_key times[] = { FK_READ_LAT, FK_PAGE_CROSS, FK_ERASE_CROSS
 				      FK_ERASE_TIME,
 				      FK_LOG_MERGE };
 
-static unsigned tally[FK_N][4];
+static unsigned tally[FK_N][NTALLY];
 static double err[FK_N][MAX_CARDS];
 static size_t nerr[FK_N];
 
 static void survey_of(const char *spec, const struct fb_opts *o, uint64_t page,
 		      struct twin_result *r)
 {
-	if (twin_survey(o, spec, page, r) != 0)
-		printf("FAIL: the survey of sim:%s did not run\n", spec);
+	CHECK(twin_survey(o, spec, page, r) == 0);
 }
 
 /* One key against its truth: the exact ones counted, the others' errors kept. */
 static void judge_key(const struct truth *t, const struct fit_card *c, enum fit_key k, bool is_exact,
-		      double tol, bool same)
+		      double tol)
 {
 	double e;
 
@@ -140,19 +141,43 @@ static void judge_key(const struct truth *t, const struct fit_card *c, enum fit_
 		tally[k][UNSURE]++;
 		return;
 	}
-	if (is_exact) {
-		tally[k][c->v[k] == t->v[k] ? RIGHT : same ? OTHER : WRONG]++;
-		if (c->v[k] != t->v[k])
-			printf("%s: %s %g, truth %g: sim:%s\n", same ? "other, same verdicts" : "FAIL",
+	if (is_exact && c->nalt[k]) {
+		/* uncertain: counted left out when the truth is among the values named */
+		bool among = c->v[k] == t->v[k];
+
+		for (unsigned a = 0; a < c->nalt[k]; a++)
+			among |= c->alt[k][a] == t->v[k];
+		if (getenv("FB_FIT_VERBOSE"))
+			printf("uncertain: %s %g or %g%s, truth %g: sim:%s\n", fit_key_name(k), c->v[k],
+			       c->alt[k][0], c->nalt[k] > 1 ? " or more" : "", t->v[k], t->spec);
+		tally[k][among ? UNSURE : WRONG]++;
+		CHECK(among);
+		if (!among)
+			printf("  %s %g (uncertain, its others not the truth either), truth %g: sim:%s\n",
 			       fit_key_name(k), c->v[k], t->v[k], t->spec);
+		return;
+	}
+	if (is_exact) {
+		tally[k][c->v[k] == t->v[k] ? RIGHT : WRONG]++;
+		CHECK(c->v[k] == t->v[k]);
+		if (c->v[k] != t->v[k])
+			printf("  %s %g, truth %g: sim:%s\n", fit_key_name(k), c->v[k], t->v[k], t->spec);
 		return;
 	}
 	e = 100 * (c->v[k] / t->v[k] - 1);
 	err[k][nerr[k]++] = fabs(e);
+	if (fit_rough(c, k)) {
+		if (getenv("FB_FIT_VERBOSE"))
+			printf("rough: %s %g +- %g, truth %g (%+.1f%%): sim:%s\n", fit_key_name(k),
+			       c->v[k], c->se[k], t->v[k], e, t->spec);
+		tally[k][ROUGH]++;
+		return;
+	}
 	tally[k][fabs(e) <= tol ? RIGHT : WRONG]++;
+	CHECK(fabs(e) <= tol);
 	if (fabs(e) > tol)
-		printf("beyond %.0f%%: %s %g, truth %g (%+.1f%%): sim:%s\n", tol, fit_key_name(k), c->v[k], t->v[k],
-		       e, t->spec);
+		printf("  %s %g, truth %g (%+.1f%%, beyond %.0f%%): sim:%s\n", fit_key_name(k), c->v[k],
+		       t->v[k], e, tol, t->spec);
 }
 
 static bool one_card(struct truth *t, struct twin_result *card, struct twin_result *twin)
@@ -172,42 +197,61 @@ static bool one_card(struct truth *t, struct twin_result *card, struct twin_resu
 	o.erasesize_set = true;
 	o.offset = card->in.offset;
 	fit_card(&card->in, &card->facts, &c);
-	if (twin_refine(&o, card->facts.va.page_state == VA_FOUND ? card->facts.va.page : 0,
-			&card->in, &card->facts, &c, twin) != 0)
-		printf("FAIL: no twin of sim:%s ran\n", t->spec);
+	if (getenv("FB_FIT_VERBOSE"))
+		printf("first fit: write-lat %.0f write-bw %.0f copy-bw %.0f oa %g%s oar %g%s fat %g%s\n",
+		       c.v[FK_WRITE_LAT], c.v[FK_WRITE_BW], c.v[FK_COPY_BW], c.v[FK_OPEN_AU],
+		       c.known[FK_OPEN_AU] ? "" : "?", c.v[FK_OPEN_AU_RANDOM],
+		       c.known[FK_OPEN_AU_RANDOM] ? "" : "?", c.v[FK_FAT_AUS],
+		       c.known[FK_FAT_AUS] ? "" : "?");
+	CHECK(twin_refine(&o, card->facts.va.page_state == VA_FOUND ? card->facts.va.page : 0,
+			  &card->in, &card->facts, &c, twin) == 0);
 	fit_card_spec(&c, spec, sizeof(spec));
 	twin_judge(&card->in, &card->facts, twin, &j);
+	if (getenv("FB_FIT_VERBOSE"))
+		printf("card: truth oa %g oar %g fat %g | lin %u/%u rnd %u/%u (runs %u) ff %d/%u | fit %g %g %g\n",
+		       t->v[FK_OPEN_AU], t->v[FK_OPEN_AU_RANDOM], t->v[FK_FAT_AUS],
+		       card->facts.oa[0].fast, card->facts.oa[0].slow, card->facts.oa[1].fast,
+		       card->facts.oa[1].slow, card->facts.oa_runs[1], card->facts.ff.state,
+		       card->facts.ff.area, c.v[FK_OPEN_AU], c.v[FK_OPEN_AU_RANDOM], c.v[FK_FAT_AUS]);
+	if (getenv("FB_FIT_VERBOSE"))
+		for (size_t i = 0; i < card->in.nprobe; i++) {
+			const struct fit_probe *p = &card->in.probe[i];
+			printf("  %s N=%u:", p->random ? "rnd" : "lin", p->nr);
+			for (size_t k = 0; k < p->agg.n; k++)
+				printf(" %.0f", oa_write_ns(&p->agg, k) / 1000);
+			printf("\n");
+		}
+	CHECK(j.same);
 	if (!j.same)
-		printf("twin missed: sim:%s of sim:%s: erase %d page %d linear %d random %d fat %d\n",
+		printf("  the twin sim:%s of sim:%s: erase %d page %d linear %d random %d fat %d\n",
 		       spec, t->spec, j.erase_same, j.page_same, j.lin_same, j.rnd_same, j.fat_same);
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
-		judge_key(t, &c, exact[i], true, 0, j.same);
+		judge_key(t, &c, exact[i], true, 0);
 	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
-		judge_key(t, &c, rates[i], false, 10, j.same);
+		judge_key(t, &c, rates[i], false, 10);
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
-		judge_key(t, &c, times[i], false, 15, j.same);
+		judge_key(t, &c, times[i], false, 15);
 	return j.same;
 }
 
 static void print_errors(void)
 {
 	printf("fit: %-14s %5s %6s %8s %6s %6s %8s %6s %6s\n", "key", "cards", "right", "left out",
-	       "other", "wrong", "median%", "90%", "max%");
+	       "rough", "wrong", "median%", "90%", "max%");
 	for (int k = 0; k < FK_N; k++) {
 		double *e = err[k];
 		size_t n = nerr[k];
-		unsigned all = tally[k][0] + tally[k][1] + tally[k][2] + tally[k][3];
+		unsigned all = tally[k][RIGHT] + tally[k][UNSURE] + tally[k][ROUGH] + tally[k][WRONG];
 
 		if (!all)
 			continue;
 		qsort(e, n, sizeof(e[0]), cmp_double);
+		printf("fit: %-14s %5u %6u %8u %6u %6u", fit_key_name(k), all, tally[k][RIGHT],
+		       tally[k][UNSURE], tally[k][ROUGH], tally[k][WRONG]);
 		if (n)
-			printf("fit: %-14s %5u %6u %8u %6s %6u %8.2f %6.2f %6.2f\n", fit_key_name(k),
-			       all, tally[k][RIGHT], tally[k][UNSURE], "", tally[k][WRONG],
-			       stats_median(e, n), e[(size_t)(0.9 * (double)(n - 1))], e[n - 1]);
-		else
-			printf("fit: %-14s %5u %6u %8u %6u %6u\n", fit_key_name(k), all,
-			       tally[k][RIGHT], tally[k][UNSURE], tally[k][OTHER], tally[k][WRONG]);
+			printf(" %8.2f %6.2f %6.2f", stats_median(e, n),
+			       e[(size_t)(0.9 * (double)(n - 1))], e[n - 1]);
+		printf("\n");
 	}
 }
 
@@ -226,28 +270,11 @@ int main(int argc, char **argv)
 		same += one_card(&t, card, twin);
 	print_errors();
 	printf("fit: the twin reached the card's verdicts on %u of %u cards\n", same, cards);
-	/*
-	 * What the fit reaches today (other draws: FB_FIT_SEED): the twin
-	 * reaches the card's verdicts on 85% of the cards or more (where it
-	 * misses, mostly the FAT area behind random-write slots and merge
-	 * regimes the open-AU verdicts call slow); an exact key is another
-	 * value with the same verdicts on at most a quarter of them (the
-	 * card's own bracket differs from its truth), wrong on at most a
-	 * tenth; 85% of the values within the tolerance of their kind (the
-	 * write latency of a card with much jitter and a slow write rate is
-	 * beyond what rates printed to three digits hold).
-	 */
-	CHECK(same >= cards * 85 / 100);
-	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
-		CHECK(tally[exact[i]][WRONG] <= cards / 10);
-		CHECK(tally[exact[i]][OTHER] <= cards / 4);
-	}
-	for (size_t i = 0; i < sizeof(rates) / sizeof(rates[0]); i++)
-		CHECK(tally[rates[i]][WRONG] <= cards * 15 / 100);
-	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
-		CHECK(tally[times[i]][WRONG] <= cards * 15 / 100);
 	/* left out only where a verdict was not sure: the geometry never */
-	CHECK(tally[FK_ERASE][UNSURE] + tally[FK_PAGE][UNSURE] <= cards / 20);
+	CHECK(tally[FK_ERASE][UNSURE] + tally[FK_PAGE][UNSURE] == 0);
+	/* rough only now and then: a card whose lines are few and noisy */
+	for (int k = 0; k < FK_N; k++)
+		CHECK(tally[k][ROUGH] * 6 <= cards);
 	free(card);
 	free(twin);
 	UNIT_DONE();

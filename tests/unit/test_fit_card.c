@@ -42,6 +42,56 @@ static void rows(bool page_named)
 	f.va.page = page_named ? 8192 : 0;
 }
 
+/* The first line of path that starts with what (empty: none). */
+static void line_of(const char *path, const char *what, char *line, size_t len)
+{
+	FILE *o = fopen(path, "r");
+
+	line[0] = '\0';
+	while (o && fgets(line, (int)len, o) && !strstr(line, what))
+		line[0] = '\0';
+	if (o && !strstr(line, what))
+		line[0] = '\0';
+	if (o)
+		fclose(o);
+}
+
+/* An uncertain key: in the spec, and a verdict record of its own in the text and JSON. */
+static void uncertain(const char *path)
+{
+	struct fit_card c;
+	char line[1200];
+
+	memset(&c, 0, sizeof(c));
+	c.known[FK_ERASE] = c.known[FK_OPEN_AU_RANDOM] = true;
+	c.v[FK_ERASE] = 4 << 20;
+	c.v[FK_OPEN_AU_RANDOM] = 1;
+	c.nalt[FK_OPEN_AU_RANDOM] = 1;
+	c.alt[FK_OPEN_AU_RANDOM][0] = 0;
+	out_open(path, OUT_TEXT);
+	fit_card_print(&c);
+	out_close(0, "done", NULL);
+	line_of(path, "card: sim:", line, sizeof(line));
+	CHECK_STR(line, "card: sim:erase=4MiB,open-au-random=1\n");
+	line_of(path, "is uncertain", line, sizeof(line));
+	CHECK_STR(line, "card: open-au-random=1 is uncertain: with 0 too the twin reaches the card's "
+		  "verdicts, its find-fat table as close (the FAT area and the search's history trade "
+		  "off)\n");
+	out_open(path, OUT_JSON);
+	fit_card_print(&c);
+	out_close(0, "done", NULL);
+	line_of(path, "\"result\":\"uncertain\"", line, sizeof(line));
+	CHECK(strstr(line, "{\"type\":\"verdict\",\"verdict\":\"open-au-random\",\"result\":"
+			   "\"uncertain\",\"value\":1,\"unit\":\"count\",\"text\":\"open-au-random=1 "
+			   "is uncertain: with 0 too") != NULL);
+	CHECK(strstr(line, "\"label\":\"card\"}") != NULL);
+	out_open(path, OUT_CSV);
+	fit_card_print(&c);
+	out_close(0, "done", NULL);
+	line_of(path, "is uncertain", line, sizeof(line));
+	CHECK(strncmp(line, "# card: open-au-random=1 is uncertain: with 0 too ", 50) == 0);
+}
+
 int main(void)
 {
 	struct fit_card c;
@@ -101,6 +151,7 @@ int main(void)
 		  "FAT area not as the card (fat-aus misses); reads within 0%\n");
 	if (o)
 		fclose(o);
+	uncertain(path);
 	close(fd);
 	unlink(path);
 	UNIT_DONE();
