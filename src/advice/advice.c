@@ -174,24 +174,28 @@ static void merge_text(const struct adv_in *in, int m, char *buf, size_t len)
 static void streams(const struct adv_in *in, struct adv *a)
 {
 	char t[FB_FMT_LEN], x[32] = "";
+	/* (with no slow N, what lies above the largest fast one was not measured) */
+	const char *more = in->oa_slow[0] ? "more collect garbage" : "more were not measured";
 
 	if (!a->open_aus_known || !a->open_aus)
 		return;
 	if (!in->oa_merge[0] || in->oa_merge[0] > a->open_aus) {
 		set_value(adv_add(a, "write_streams", "derived", "write streams: up to %u at once "
-				  "(as many erase blocks as the card keeps open; more collect "
-				  "garbage)", a->open_aus), a->open_aus, "count");
+				  "(as many erase blocks as the card %s; %s)", a->open_aus,
+				  in->oa_slow[0] ? "keeps open" : "was seen to keep open", more),
+			  a->open_aus, "count");
 		return;
 	}
 	a->merge_from = in->oa_merge[0];
 	a->merge_ns = in->oa_merge_ns[0];
 	a->merge_x = in->oa_merge_x[0];
 	if (a->merge_x >= 1.5)
-		snprintf(x, sizeof(x), ", small writes %.2gx slower", a->merge_x);
+		snprintf(x, sizeof(x), ", small writes %s slower",
+			 fmt_times(t, sizeof(t), a->merge_x, 2));
 	set_value(adv_add(a, "write_streams", "derived", "write streams: up to %u at once at "
-			  "full speed; %u to %u pay %s a switch of erase block (a merge%s), more "
-			  "collect garbage", a->merge_from - 1, a->merge_from, a->open_aus,
-			  fmt_time(t, sizeof(t), a->merge_ns), x), a->merge_from - 1, "count");
+			  "full speed; %u to %u pay %s a switch of erase block (a merge%s), %s",
+			  a->merge_from - 1, a->merge_from, a->open_aus,
+			  fmt_time(t, sizeof(t), a->merge_ns), x, more), a->merge_from - 1, "count");
 }
 
 static void basis_open_aus(const struct adv_in *in, struct adv *a)

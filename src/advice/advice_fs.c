@@ -5,6 +5,7 @@
  * out with the reason.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "core/arith.h"
 #include "core/units.h"
@@ -70,7 +71,7 @@ static unsigned logs_for(unsigned open)
 
 static void f2fs_logs(struct adv *a)
 {
-	char why[240];
+	char why[320], t[FB_FMT_LEN];
 
 	if (!a->open_aus_known) {
 		adv_add(a, "f2fs_active_logs", "declined", "f2fs active_logs: not advised: the "
@@ -81,8 +82,6 @@ static void f2fs_logs(struct adv *a)
 	a->f2fs_logs = logs_for(a->open_aus);
 	/* (below the merge regime when that leaves f2fs its 2 logs and more) */
 	if (a->merge_from && a->f2fs_logs + 1 >= a->merge_from && a->merge_from - 1 >= 3) {
-		char t[FB_FMT_LEN];
-
 		a->f2fs_logs = logs_for(a->merge_from - 1);
 		snprintf(why, sizeof(why), "%u logs and the checkpoint and tables make %u erase "
 			 "blocks written at once, below the %u from which every switch of erase "
@@ -95,6 +94,14 @@ static void f2fs_logs(struct adv *a)
 	else
 		snprintf(why, sizeof(why), "the fewest f2fs takes, and still more than the card "
 			 "keeps open (%u): expect garbage collection", a->open_aus);
+	/* (a merge f2fs cannot stay below: said, not hidden) */
+	if (a->merge_from && a->f2fs_logs + 1 >= a->merge_from && a->merge_from - 1 < 3) {
+		size_t u = strlen(why);
+
+		snprintf(why + u, sizeof(why) - u, "; from %u erase blocks on every switch of erase "
+			 "block costs %s (a merge), which even the fewest logs f2fs takes pay",
+			 a->merge_from, fmt_time(t, sizeof(t), a->merge_ns));
+	}
 	value(adv_add(a, "f2fs_active_logs", "derived", "f2fs active_logs %u: %s", a->f2fs_logs,
 		      why), a->f2fs_logs, "count");
 }

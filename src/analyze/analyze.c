@@ -225,7 +225,9 @@ static void finish_open_au(struct an *a)
 		 !mode_said(a) ? "mode not said (read as linear)" : random ? "random" : "linear",
 		 r->n, r->n == 1 ? "" : "s", tail);
 	oa_result_print(nr, random, &res);
-	if (nr) {
+	/* (a plain run too short to judge alone says nothing in a family either;
+	 * a search's probes are judged together as the search judges them) */
+	if (nr && (a->ctx.is_probe || a->all_slowest || r->n >= VS_MIN_LINES)) {
 		oaf_add(&a->fam[random], nr, random ? r : &a->agg);	/* as --find-open-au */
 		a->br_runs[random]++;
 		a->br_probe[random] = a->br_probe[random] || a->ctx.is_probe;

@@ -38,6 +38,17 @@ static char *fmt_scaled(char *buf, size_t len, const char *sign, double v,
 	return buf;
 }
 
+char *fmt_times(char *buf, size_t len, double x, int digits)
+{
+	if (x >= 1e15 || x != x)
+		snprintf(buf, len, "many times");	/* (nothing to divide by) */
+	else if (x >= pow(10, digits))
+		snprintf(buf, len, "%.0fx", x);
+	else
+		snprintf(buf, len, "%.*gx", digits, x);
+	return buf;
+}
+
 char *fmt_size_exact(char *buf, size_t len, uint64_t bytes, const char *b)
 {
 	static const char *const u[] = { "KiB", "MiB", "GiB", "TiB" };

@@ -266,7 +266,9 @@ static void mark_dirty(struct fau *f, unsigned nr, bool fast)
 /* The lines of one probe; returns FB_OK (also when stopped early) or an error. */
 static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa_run *slowest)
 {
+	char t[FB_FMT_LEN];
 	uint64_t size;
+	double wns;
 	int r = FB_OK;
 
 	for (size = f->chunk; size >= f->o->blocksize && size % f->t->sector == 0; size /= 2) {
@@ -275,8 +277,12 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 		if ((r = fau_line(f, nr, size)) != FB_OK)
 			return r;
 		print_line(f, nr, size, agg, slowest);
-		if (!f->o->no_early_stop && (oa_gc_clear(agg, NULL) || oa_gc_clear(slowest, NULL)))
+		if (!f->o->no_early_stop && (oa_gc_clear(agg, &wns) || oa_gc_clear(slowest, &wns))) {
+			/* (said, so that --analyze of the output knows the probe ended here) */
+			out_note("stopped: every write costs the same %s: garbage collection",
+				 fmt_time(t, sizeof(t), wns));
 			return FB_OK;
+		}
 		/* A collection's worth more than with one erase block: the family judges it. */
 		if (!f->o->no_early_stop && f->have_base && agg->n >= FAU_STOP_LINES &&
 		    oaf_stop_probe(&f->base, f->o->random ? slowest : agg)) {

@@ -91,6 +91,14 @@ static void costs(const struct oa_family *f, struct oaf_verdict *v)
 			k++;
 		if (k < v->n && v->nr[k] == f->nr[i]) {
 			const struct oa_run *o = &f->run[v->idx[k]];
+			struct oa_result res;
+
+			struct oa_result ro;
+
+			oa_classify(r, &res);
+			oa_classify(o, &ro);
+			if ((res.c == OA_SLOW || ro.c == OA_SLOW) && !v->twice)
+				v->twice = f->nr[i];
 
 			if ((r->complete && !o->complete) ||
 			    (r->complete == o->complete && l.ns < v->cost[k]))
@@ -160,8 +168,10 @@ static void own_lines(const struct oa_family *f, struct oaf_verdict *v)
 		if (v->kind[k] != OAF_FAST && v->kind[k] != OAF_MERGE)
 			continue;
 		oa_classify(&f->run[v->idx[k]], &res);
-		if (res.c == OA_SLOW)
+		if (res.c == OA_SLOW) {
 			v->kind[k] = OAF_ELEVATED;
+			v->own_from = v->own_from ? v->own_from : v->nr[k];
+		}
 	}
 }
 
@@ -288,35 +298,49 @@ static void head_text(const struct oaf_verdict *v, char *buf, size_t len)
 		snprintf(buf, len, "no conclusive run");
 }
 
+/* Why the smallest inconclusive N is (its own run's collection, or a cost
+ * between the thresholds), and an N measured slow once besides. */
+static size_t uncertain_text(const struct oaf_verdict *v, char *buf, size_t len)
+{
+	char a[FB_FMT_LEN], c[FB_FMT_LEN];
+	double more = v->inc_ns - v->base;
+	size_t u;
+
+	if (v->own_from)
+		u = (size_t)snprintf(buf, len, "; from %u a run collects by its own numbers (a "
+				     "quarter of an erase-block copy at its own rate) where the family's "
+				     "rate says less: uncertain", v->own_from);
+	else
+		u = (size_t)snprintf(buf, len, "; from %u a write costs %s more, %s below an "
+				     "erase-block copy: more than a merge, less than a collection: "
+				     "uncertain", v->inconclusive, fmt_time(a, sizeof(a), more),
+				     fmt_times(c, sizeof(c), v->copy_ns / (more > 0 ? more : 1), 3));
+	return u < len ? u : len;
+}
+
 /* "; a merge regime from 5 (...)" and the other regimes' words. */
 static size_t regime_text(const struct oaf_verdict *v, char *buf, size_t len)
 {
-	char a[FB_FMT_LEN], b[FB_FMT_LEN];
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
 	size_t u = 0;
 
 	if (v->merge_from) {
 		double more = v->merge_ns - v->floor > 0 ? v->merge_ns - v->floor : v->merge_ns;
 
 		u += (size_t)snprintf(buf + u, len - u, "; a merge regime from %u (every write that "
-				      "moves to another erase block costs %s more, %.3gx below an "
+				      "moves to another erase block costs %s more, %s below an "
 				      "erase-block copy", v->merge_from, fmt_time(a, sizeof(a), more),
-				      v->copy_ns / (more > 0 ? more : 1));
+				      fmt_times(c, sizeof(c), v->copy_ns / (more > 0 ? more : 1), 3));
 		if (v->merge_at && v->merge_x >= 1.5 && u < len)
 			u += (size_t)snprintf(buf + u, len - u, ": writes of %s to %u or more erase "
-					      "blocks at once run %.2gx slower than to %u",
+					      "blocks at once run %s slower than to %u",
 					      fmt_size(b, sizeof(b), v->merge_at), v->merge_from,
-					      v->merge_x, v->nr[0]);
+					      fmt_times(c, sizeof(c), v->merge_x, 2), v->nr[0]);
 		if (u < len)
 			u += (size_t)snprintf(buf + u, len - u, ")");
 	}
-	if (v->inconclusive && u < len) {
-		double more = v->inc_ns - v->base;
-
-		u += (size_t)snprintf(buf + u, len - u, "; from %u a write costs %s more, %.3gx below "
-				      "an erase-block copy: more than a merge, less than a collection: "
-				      "uncertain", v->inconclusive, fmt_time(a, sizeof(a), more),
-				      v->copy_ns / (more > 0 ? more : 1));
-	}
+	if (v->inconclusive && u < len)
+		u += uncertain_text(v, buf + u, len - u);
 	for (size_t k = 0; k < v->n && u < len; k++)
 		if (v->kind[k] == OAF_GC && v->tail[k]) {
 			u += (size_t)snprintf(buf + u, len - u, "; the smallest writes cost %s even "
@@ -332,6 +356,9 @@ static size_t regime_text(const struct oaf_verdict *v, char *buf, size_t len)
 				      v->nr[0] == 1 ? "" : "s", v->random ? "what a write out of order "
 				      "costs the card" : v->nr[0] == 1 ? "command overhead" :
 				      "command overhead, or a merge (no run with 1 erase block tells)");
+	if (v->twice && oaf_class(v, v->twice) != OA_SLOW && u < len)
+		u += (size_t)snprintf(buf + u, len - u, "; %u was also measured slow (each N counts "
+				      "with its cheapest run: noise only adds)", v->twice);
 	return u < len ? u : len;
 }
 
@@ -366,7 +393,7 @@ static void record(const struct oaf_verdict *v, bool random)
 
 void oaf_print(const struct oaf_verdict *v, bool random)
 {
-	char head[160], reg[800] = "", ev[600] = "", e[FB_FMT_LEN], g[FB_FMT_LEN];
+	char head[160], reg[1000] = "", ev[2400] = "", e[FB_FMT_LEN], g[FB_FMT_LEN];
 	const char *mode = random ? "random" : "linear";
 
 	head_text(v, head, sizeof(head));

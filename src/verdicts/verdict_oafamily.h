@@ -64,6 +64,8 @@ struct oaf_verdict {
 	double merge_x;			/* ...how much slower a write is there than with the fewest */
 	double merge_ns, gc_ns, inc_ns;	/* what a write costs there (and where it cannot tell) */
 	bool contradicts;		/* a fast N above a slow one */
+	unsigned own_from;		/* smallest N whose own run collects, the family not (0: none) */
+	unsigned twice;			/* an N with one run slow alone and a cheaper one (0: none) */
 	bool random;			/* as the family's */
 };
 

@@ -34,7 +34,8 @@ void oa_init(struct oa_run *r, uint64_t erase)
 
 void oa_add(struct oa_run *r, uint64_t size, double rate)
 {
-	if (r->n >= OA_MAX_LINES)
+	/* (a line that moved no bytes, "0M/s" in a paste, tells no cost) */
+	if (r->n >= OA_MAX_LINES || !(so_round_rate(rate) > 0))
 		return;
 	r->size[r->n] = size;
 	r->rate[r->n] = so_round_rate(rate);
@@ -214,10 +215,10 @@ static double window_level(const struct oa_run *r, size_t m, double b, double co
 		if (v > best)
 			best = v, *from = i, *to = i + w - 1;
 	}
-	/* The last two lines alone, when they cost a collection (a run cut
-	 * short, by a paste or the early stop, has only them where the
-	 * signature begins). */
-	if (m > OA_GC_LINES && c[m - 1] > 0 && c[m - 2] > 0 &&
+	/* The last two lines alone, when they cost a collection, of a run cut
+	 * short (by a paste or a limit: it has only them where the signature
+	 * begins; a complete run's two smallest blocks alone are an episode). */
+	if (!r->complete && m > OA_GC_LINES && c[m - 1] > 0 && c[m - 2] > 0 &&
 	    (c[m - 1] + c[m - 2]) / 2 > best && (c[m - 1] + c[m - 2]) / 2 >= OA_GC_COPY * copy)
 		best = (c[m - 1] + c[m - 2]) / 2, *from = m - 2, *to = m - 1;
 	return best;
@@ -352,15 +353,17 @@ static void classify_fast(const struct oa_run *r, const struct oa_level *l, stru
 	copy_text(r, cp, sizeof(cp));
 	if (page)
 		snprintf(what, sizeof(what), ": writes below %s cost %s more (a read-modify-write of "
-			 "a partial page: the page is %s?)", fmt_size(a, sizeof(a), page),
+			 "a partial page: the page is %s?, or, with more than 1 erase block, a merge "
+			 "of a buffer the card keeps for small writes)", fmt_size(a, sizeof(a), page),
 			 fmt_time(b, sizeof(b), more), fmt_size(c, sizeof(c), page));
 	else if (l->ns >= OA_MERGE_MIN_NS)
-		snprintf(what, sizeof(what), ": a cost of its own on every write, %s, %.3gx below "
+		snprintf(what, sizeof(what), ": a cost of its own on every write, %s, %s below "
 			 "an erase-block copy, not a collection: command overhead (or, with more than "
 			 "1 erase block, a merge of the card's log)", fmt_time(a, sizeof(a), l->ns),
-			 copy / (l->ns > 0 ? l->ns : 1));
+			 fmt_times(c, sizeof(c), copy / (l->ns > 0 ? l->ns : 1), 3));
 	else if (x >= 1e5 && best > r->rate[last] * 1.5)
-		snprintf(what, sizeof(what), ": command overhead");
+		snprintf(what, sizeof(what), ": command overhead (or, with more than 1 erase block, "
+			 "a merge of the card's log)");
 	else
 		what[0] = '\0';
 	snprintf(res->why, sizeof(res->why), "%s at %s (best %s): a write costs %s, %s beyond its "
@@ -374,15 +377,16 @@ static void classify_fast(const struct oa_run *r, const struct oa_level *l, stru
 static void classify_between(const struct oa_run *r, const struct oa_level *l,
 			     struct oa_result *res)
 {
-	char a[FB_FMT_LEN], b[FB_FMT_LEN], cp[96];
+	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN], cp[96];
 
 	res->c = OA_INCONCLUSIVE;
 	res->write_ns = median_write(r, l->from, l->to + 1 - l->from);
 	copy_text(r, cp, sizeof(cp));
-	snprintf(res->why, sizeof(res->why), "from %s down every write costs about %s more, %.3gx "
+	snprintf(res->why, sizeof(res->why), "from %s down every write costs about %s more, %s "
 		 "below an erase-block copy (%s): more than a merge of the card's log, less than a "
 		 "garbage collection: uncertain", fmt_size(a, sizeof(a), r->size[l->from]),
-		 fmt_time(b, sizeof(b), l->ns), block_ns(r) / (l->ns > 0 ? l->ns : 1), cp);
+		 fmt_time(b, sizeof(b), l->ns), fmt_times(c, sizeof(c), block_ns(r) /
+		 (l->ns > 0 ? l->ns : 1), 3), cp);
 }
 
 void oa_classify(const struct oa_run *r, struct oa_result *res)

@@ -134,6 +134,12 @@ ok "merge: f2fs below it" grep -q '^advice: f2fs active_logs 2: 2 logs and the c
 expect_status 0 "no merge: --find-open-au --advise" "$FB" --find-open-au --advise -e 4M sim:open-au=7
 ok "no merge: as many streams as open" grep -q '^advice: write streams: up to 7 at once (as many erase blocks as the card keeps open; more collect garbage)$' <<<"$OUT"
 ok "no merge: f2fs 6 logs" grep -q '^advice: f2fs active_logs 6: ' <<<"$OUT"
+# A card that never collects: what lies above the largest N run is not claimed.
+expect_status 0 "merge only: --analyze --advise" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/024-mergeonly-openau.txt" --advise
+ok "merge only: more were not measured" grep -q '^advice: write streams: up to 1 at once at full speed; 2 to 7 pay .* a switch of erase block (a merge, small writes [0-9.]*x slower), more were not measured$' <<<"$OUT"
+# A merge from 3: f2fs cannot stay below it, and says so.
+expect_status 0 "merge from 3: --find-open-au --advise" "$FB" --find-open-au --advise -e 4M sim:open-au=12,log-aus=2,log-merge=6ms
+ok "merge from 3: f2fs says the merge" grep -q '^advice: f2fs active_logs 6: .*; from 3 erase blocks on every switch of erase block costs [0-9.]*ms (a merge), which even the fewest logs f2fs takes pay$' <<<"$OUT"
 # An align table whose verdict is uncertain: assumed or declined, said.
 expect_status 0 "uncertain: --analyze --advise" "$FB" --analyze \
 	"$TESTS_DIR/fixtures/realruns/019-unnamed-card-sdb-bradfa-issue13-align.txt" --advise

@@ -50,13 +50,13 @@ expect_status 0 "logstick -O N=1..16" "$FB" --analyze "$F/fakecard/020-logstick-
 ok "logstick -O: 12 fast, 13 slow, the merge from 5" grep -q '^verdict: open AUs (linear): 12 fast, 13 slow; a merge regime from 5 ' <<<"$OUT"
 ok "logstick -O: 13 alone is a collection" grep -q '^verdict: 13 open AUs (linear): slow: .*garbage collection$' <<<"$OUT"
 expect_status 0 "logstick -b 4K" "$FB" --analyze "$F/fakecard/020-logstick-subpage.txt"
-ok "logstick: the page 16KiB" grep -q '^verdict: 1 open AU (linear): fast: .*writes below 16KiB cost .* the page is 16KiB?)$' <<<"$OUT"
+ok "logstick: the page 16KiB" grep -q '^verdict: 1 open AU (linear): fast: .*writes below 16KiB cost .* the page is 16KiB?, or, with more than 1 erase block, a merge of a buffer the card keeps for small writes)$' <<<"$OUT"
 expect_status 0 "L=2, K=8, jitter" "$FB" --analyze "$F/fakecard/021-logstick-l2k8-jitter10-findau.txt"
 ok "L=2, K=8: 8 fast, 9 slow, the merge from 3" grep -q '^verdict: open AUs (linear): 8 fast, 9 slow; a merge regime from 3 ' <<<"$OUT"
 expect_status 0 "L=3, K=10, 8K pages" "$FB" --analyze "$F/fakecard/022-logstick-l3k10-page8k-findau.txt"
 ok "L=3, K=10: 10 fast, 11 slow" grep -q '^verdict: open AUs (linear): 10 fast, 11 slow; ' <<<"$OUT"
 expect_status 0 "8K pages, -b 2K" "$FB" --analyze "$F/fakecard/022-logstick-l3k10-page8k-subpage.txt"
-ok "L=3, K=10: the page 8KiB" grep -q 'the page is 8KiB?)$' <<<"$OUT"
+ok "L=3, K=10: the page 8KiB" grep -q 'the page is 8KiB?, or, with more than 1 erase block, a merge of a buffer the card keeps for small writes)$' <<<"$OUT"
 
 # ---- issue 29's patterns on fakecard (real loop devices, collections of a
 # copy's cost): a card that buffers 4 KiB writes, one that only merges, a
@@ -92,7 +92,7 @@ ok "three regimes: 8 fast, 9 slow, the merge from 3" grep -q '^verdict: open AUs
 "$FB" --analyze "$TMP/live" >"$TMP/an" 2>/dev/null
 ok "three regimes: --analyze says what the search said" [ "$(grep '^verdict: ' "$TMP/live")" = "$(grep '^verdict: ' "$TMP/an")" ]
 expect_status 0 "-O 1 -b 4K, sub-page writes" "$FB" -O --open-au-nr=1 -b 4K sim:subpage-write=2ms
-ok "subpage-write: the page 16KiB" grep -q 'writes below 16KiB cost 1.99ms more (a read-modify-write of a partial page: the page is 16KiB?)$' <<<"$OUT"
+ok "subpage-write: the page 16KiB" grep -q 'writes below 16KiB cost 1.99ms more (a read-modify-write of a partial page: the page is 16KiB?, or, with more than 1 erase block, a merge of a buffer the card keeps for small writes)$' <<<"$OUT"
 expect_status 0 "-O 1 -b 4K, without" "$FB" -O --open-au-nr=1 -b 4K sim:
 ok "no subpage-write: no page named" not grep -q 'the page is' <<<"$OUT"
 expect_status 0 "-O 1, 3ms command overhead" "$FB" -O --open-au-nr=1 sim:cmd-overhead=3ms

@@ -45,6 +45,11 @@ int main(void)
 		CHECK_STR(fmt_size_exact(b, sizeof(b), 0, "B"), "0B");
 		CHECK_STR(fmt_size_exact(b, sizeof(b), 5ull << 40, ""), "5TiB");
 		CHECK_STR(fmt_size_exact(b, sizeof(b), 1ull << 50, ""), "1024TiB");
+		/* ratios: no e-notation */
+		CHECK_STR(fmt_times(b, sizeof(b), 1530.4, 3), "1530x");
+		CHECK_STR(fmt_times(b, sizeof(b), 10.74, 3), "10.7x");
+		CHECK_STR(fmt_times(b, sizeof(b), 123.4, 2), "123x");
+		CHECK_STR(fmt_times(b, sizeof(b), 6.43, 2), "6.4x");
 	}
 	CHECK_STR(sz(512), "512B");
 	CHECK_STR(sz(16384), "16KiB");
