@@ -27,12 +27,10 @@
  * + 1 makes one erase block collect garbage while the others stay fast.
  * A probe stops as soon as the garbage-collection signature is clear.
  *
- * An inconclusive probe ends the growth only when a smaller N was fast:
- * then it is the upper end of a bracket. Before any probe was fast there
- * is nothing to bracket with, so the search goes on looking for a slow N
- * (an upper bound is still worth knowing) and then bisects down to the
- * largest N that is not slow; the last line says the bracket has no fast
- * lower end.
+ * An inconclusive probe ends the growth only when a smaller N was fast
+ * (the upper end of a bracket); before, the search looks on for a slow N
+ * and bisects down to the largest N that is not slow; the last line says
+ * the bracket has no fast lower end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -221,7 +219,7 @@ static const struct out_field probe_fields[] = {
 	{ "slowest_bps", OT_BPS },
 };
 
-static const struct out_table probe_table = {
+const struct out_table find_open_au_table = {
 	"find-open-au", probe_fields, 4, probe_text, NULL,
 };
 
@@ -238,7 +236,7 @@ static void print_line(struct fau *f, unsigned nr, uint64_t size, struct oa_run 
 	}
 	oa_add(agg, size, (double)f->chunk * nr * 1e9 / (double)(total ? total : 1));
 	oa_add(slowest, size, (double)f->chunk * 1e9 / (double)worst);
-	out_row(&probe_table, (union out_val[]){ { .u = nr }, { .u = size },
+	out_row(&find_open_au_table, (union out_val[]){ { .u = nr }, { .u = size },
 						 { .d = agg->rate[agg->n - 1] },
 						 { .d = slowest->rate[slowest->n - 1] } });
 	/* How many probes there will be, the search decides as it goes: no total. */
@@ -264,11 +262,31 @@ static void mark_dirty(struct fau *f, unsigned nr, bool fast)
 }
 
 /* The lines of one probe; returns FB_OK (also when stopped early) or an error. */
-static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa_run *slowest)
+/* Does the probe stop after this line? Says why in a "stopped:" line, so
+ * that --analyze of the output knows where it ended. */
+static bool probe_stops(const struct fau *f, const struct oa_run *agg, const struct oa_run *slowest)
 {
 	char t[FB_FMT_LEN];
-	uint64_t size;
 	double wns;
+
+	if (f->o->no_early_stop)
+		return false;
+	if (oa_gc_clear(agg, &wns) || oa_gc_clear(slowest, &wns))
+		out_note("stopped: every write costs the same %s: garbage collection",
+			 fmt_time(t, sizeof(t), wns));
+	/* (a collection's worth more than with one erase block: the family judges it) */
+	else if (f->have_base && agg->n >= FAU_STOP_LINES &&
+		 oaf_stop_probe(&f->base, f->o->random ? slowest : agg))
+		out_note("stopped: every write costs a collection's worth more than with 1 "
+			 "erase block");
+	else
+		return false;
+	return true;
+}
+
+static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa_run *slowest)
+{
+	uint64_t size;
 	int r = FB_OK;
 
 	for (size = f->chunk; size >= f->o->blocksize && size % f->t->sector == 0; size /= 2) {
@@ -277,19 +295,8 @@ static int probe_lines(struct fau *f, unsigned nr, struct oa_run *agg, struct oa
 		if ((r = fau_line(f, nr, size)) != FB_OK)
 			return r;
 		print_line(f, nr, size, agg, slowest);
-		if (!f->o->no_early_stop && (oa_gc_clear(agg, &wns) || oa_gc_clear(slowest, &wns))) {
-			/* (said, so that --analyze of the output knows the probe ended here) */
-			out_note("stopped: every write costs the same %s: garbage collection",
-				 fmt_time(t, sizeof(t), wns));
+		if (probe_stops(f, agg, slowest))
 			return FB_OK;
-		}
-		/* A collection's worth more than with one erase block: the family judges it. */
-		if (!f->o->no_early_stop && f->have_base && agg->n >= FAU_STOP_LINES &&
-		    oaf_stop_probe(&f->base, f->o->random ? slowest : agg)) {
-			out_note("stopped: every write costs a collection's worth more than with 1 "
-				 "erase block");
-			return FB_OK;
-		}
 		/* A look above stays within one chunk of top per erase block. */
 		if (f->chunk < f->top && agg->n >= FAU_LOOK_LINES) {
 			out_note("stopped: a look above measures %d block sizes", FAU_LOOK_LINES);
@@ -494,7 +501,7 @@ unsigned find_open_au_max(const struct fb_opts *o, uint64_t size)
 	return n;
 }
 
-static int find_open_au_run(const struct fb_opts *o, struct target *t)
+int find_open_au_run(const struct fb_opts *o, struct target *t)
 {
 	char a[FB_FMT_LEN], b[FB_FMT_LEN], c[FB_FMT_LEN];
 	unsigned max = find_open_au_max(o, t->size);
@@ -527,80 +534,3 @@ static int find_open_au_run(const struct fb_opts *o, struct target *t)
 	free(f);
 	return r;
 }
-
-extern const struct fb_test test_align;
-
-/* Without --erasesize: run -a now (it only reads) and take its verdict's erase size. */
-static int find_open_au_prepare(struct fb_opts *o, struct target *t)
-{
-	const struct va_verdict *v;
-	int r;
-
-	if (o->erasesize_set)
-		return FB_OK;
-	o->tests &= ~fb_test_bit(&test_align);	/* it runs here, not again */
-	out_test_begin(test_align.name);
-	r = align_run(o, t);
-	v = vf_align_verdict();
-	if (r == FB_EINTR || fb_stop)
-		return FB_EINTR;	/* run/run.c ends the section with the interruption */
-	out_test_end(r == FB_OK ? "done" : "failed", NULL);
-	if (r != FB_OK)
-		return r;
-	if (!v || v->erase_state != VA_FOUND) {
-		fprintf(stderr, "flashbench: --find-open-au: the align verdict found no erase "
-			"block size; give --erasesize\n");
-		return FB_EDEV;
-	}
-	o->erasesize = v->erase;
-	if (!o->offset_set)
-		o->offset = ((16ull << 20) + o->erasesize - 1) / o->erasesize * o->erasesize;
-	return FB_OK;
-}
-
-static bool find_open_au_measures_first(const struct fb_opts *o)
-{
-	return !o->erasesize_set;
-}
-
-static int find_open_au_check(struct fb_opts *o, char *err, size_t len)
-{
-	if (o->erasesize_set || fb_test_selected(o, &test_align))
-		return FB_OK;
-	snprintf(err, len, "--find-open-au: needs --erasesize (or --align, to use its verdict)");
-	return FB_EUSAGE;
-}
-
-/* The erase blocks --open-au would write with the largest N the search may try. */
-static size_t find_open_au_regions(const struct fb_opts *o, uint64_t size, struct region *r,
-				   size_t max, uint64_t *end)
-{
-	unsigned nr = find_open_au_max(o, size);
-
-	if (nr == 0) {
-		au_openau_regions(o, 1, r, 0, end);	/* past the end: refused */
-		return 0;
-	}
-	return au_openau_regions(o, nr, r, max, end);
-}
-
-static const char *const find_open_au_uses[] = {
-	"blocksize", "erasesize", "offset", "random", "max-write", "max-time", "no-early-stop",
-	NULL,
-};
-
-const struct fb_test test_find_open_au = {
-	.name = "find-open-au",
-	.help = "how many erase blocks stay fast written at once (slow: a\n"
-		"write costs a garbage collection, a quarter of an erase-block\n"
-		"copy or more): tries N = 1, 2, 4, ... until slow, then bisects\n"
-		"(writes)",
-	.writes = true,
-	.uses = find_open_au_uses,
-	.check = find_open_au_check,
-	.prepare = find_open_au_prepare,
-	.measures_first = find_open_au_measures_first,
-	.regions = find_open_au_regions,
-	.run = find_open_au_run,
-	.tables = (const struct out_table *const[]){ &probe_table, NULL },
-};
