@@ -79,31 +79,40 @@ static void card_of(const struct oa_family *f, struct oaf_verdict *v)
  * it was run more than once (noise only ever adds), in increasing N.
  * A run cut short counts only where no complete run of its N is.
  */
+/* Entry k: N = nr, its run i and that run's level. */
+static void put(struct oaf_verdict *v, size_t k, unsigned nr, size_t i, const struct oa_level *l)
+{
+	v->nr[k] = nr;
+	v->idx[k] = i;
+	v->cost[k] = l->ns;
+	v->tail[k] = l->tail;
+	v->tail_ns[k] = l->tail_ns;
+	v->paid[k] = l->paid;
+}
+
 static void costs(const struct oa_family *f, struct oaf_verdict *v)
 {
+	bool slow[OAF_MAX];	/* each run by its own numbers */
+
 	for (size_t i = 0; i < f->n; i++) {
 		const struct oa_run *r = &f->run[i];
+		struct oa_result res;
 		struct oa_level l;
 		size_t k = 0;
 
 		oa_level(r, v->rate, v->copy_ns, &l);
+		oa_classify(r, &res);
+		slow[i] = res.c == OA_SLOW;
 		while (k < v->n && v->nr[k] < f->nr[i])
 			k++;
 		if (k < v->n && v->nr[k] == f->nr[i]) {
 			const struct oa_run *o = &f->run[v->idx[k]];
-			struct oa_result res;
 
-			struct oa_result ro;
-
-			oa_classify(r, &res);
-			oa_classify(o, &ro);
-			if ((res.c == OA_SLOW || ro.c == OA_SLOW) && !v->twice)
+			if ((slow[i] || slow[v->idx[k]]) && !v->twice)
 				v->twice = f->nr[i];
-
 			if ((r->complete && !o->complete) ||
 			    (r->complete == o->complete && l.ns < v->cost[k]))
-				v->cost[k] = l.ns, v->idx[k] = i, v->tail[k] = l.tail,
-				v->tail_ns[k] = l.tail_ns, v->paid[k] = l.paid;
+				put(v, k, f->nr[i], i, &l);
 			continue;
 		}
 		memmove(&v->nr[k + 1], &v->nr[k], (v->n - k) * sizeof(v->nr[0]));
@@ -112,12 +121,7 @@ static void costs(const struct oa_family *f, struct oaf_verdict *v)
 		memmove(&v->tail[k + 1], &v->tail[k], (v->n - k) * sizeof(v->tail[0]));
 		memmove(&v->tail_ns[k + 1], &v->tail_ns[k], (v->n - k) * sizeof(v->tail_ns[0]));
 		memmove(&v->paid[k + 1], &v->paid[k], (v->n - k) * sizeof(v->paid[0]));
-		v->nr[k] = f->nr[i];
-		v->cost[k] = l.ns;
-		v->idx[k] = i;
-		v->tail[k] = l.tail;
-		v->tail_ns[k] = l.tail_ns;
-		v->paid[k] = l.paid;
+		put(v, k, f->nr[i], i, &l);
 		v->n++;
 	}
 }
@@ -176,13 +180,13 @@ static void own_lines(const struct oa_family *f, struct oaf_verdict *v)
 }
 
 /* The median cost of the N of one kind. */
-static double kind_cost(const struct oaf_verdict *v, enum oaf_kind a, enum oaf_kind b)
+static double kind_cost(const struct oaf_verdict *v, enum oaf_kind a)
 {
 	double t[OAF_MAX];
 	size_t m = 0;
 
 	for (size_t k = 0; k < v->n; k++)
-		if (v->kind[k] == a || v->kind[k] == b)
+		if (v->kind[k] == a)
 			t[m++] = v->cost[k];
 	return m ? stats_median(t, m) : 0;
 }
@@ -206,9 +210,8 @@ static void bracket(struct oaf_verdict *v)
 		if (c == OA_INCONCLUSIVE && !v->inconclusive && v->nr[k] > v->fast)
 			v->inconclusive = v->nr[k];
 	}
-	v->merge_ns = kind_cost(v, OAF_MERGE, OAF_MERGE);
-	v->inc_ns = kind_cost(v, OAF_ELEVATED, OAF_ELEVATED);
-	v->gc_ns = kind_cost(v, OAF_GC, OAF_GC);
+	v->merge_ns = kind_cost(v, OAF_MERGE);
+	v->inc_ns = kind_cost(v, OAF_ELEVATED);
 }
 
 /* How much slower small writes run in the merge regime than with the
@@ -442,14 +445,6 @@ void oaf_note_modes(const struct oa_family *lin, const struct oa_family *rnd)
 			 "(random)", fmt_size(a, sizeof(a), l0), fmt_size(b, sizeof(b), r0));
 }
 
-/* Line i's cost beyond its transfer at rate b, ns. */
-static double beyond(const struct oa_run *r, size_t i, double b)
-{
-	double x = oa_write_ns(r, i) - (double)r->size[i] * 1e9 / b;
-
-	return x > 0 ? x : 0;
-}
-
 bool oaf_stop_probe(const struct oa_run *base, const struct oa_run *r)
 {
 	double b = oa_best_rate(base), gc = OA_GC_COPY * oa_copy_ns(oa_erase(base), b);
@@ -458,15 +453,15 @@ bool oaf_stop_probe(const struct oa_run *base, const struct oa_run *r)
 		return false;
 	for (size_t i = r->n - OAF_STOP_LINES; i < r->n; i++) {
 		size_t j = line_of(base, r->size[i]);
-		double floor, xfer = (double)r->size[i] * 1e9 / b;
+		double floor, x, xfer = (double)r->size[i] * 1e9 / b;
 
 		if (j == base->n)
 			return false;
-		floor = beyond(base, j, b);
+		floor = oa_extra(base, j, b);
 		floor = floor > OAF_FLOOR_FRAC * xfer ? floor : OAF_FLOOR_FRAC * xfer;
 		floor = floor > OAF_FLOOR_NS ? floor : OAF_FLOOR_NS;
-		if (beyond(r, i, b) < OAF_JUMP * floor || beyond(r, i, b) < OAF_MIN_NS ||
-		    beyond(r, i, b) < gc)
+		x = oa_extra(r, i, b);
+		if (x < OAF_JUMP * floor || x < OAF_MIN_NS || x < gc)
 			return false;
 	}
 	return true;

@@ -62,7 +62,7 @@ struct oaf_verdict {
 	unsigned merge_from;		/* smallest N in a merge regime (0: none) */
 	uint64_t merge_at;		/* the size the merge's slowdown is seen at (0: none) */
 	double merge_x;			/* ...how much slower a write is there than with the fewest */
-	double merge_ns, gc_ns, inc_ns;	/* what a write costs there (and where it cannot tell) */
+	double merge_ns, inc_ns;	/* what a write costs there (and where it cannot tell) */
 	bool contradicts;		/* a fast N above a slow one */
 	unsigned own_from;		/* smallest N whose own run collects, the family not (0: none) */
 	unsigned twice;			/* an N with one run slow alone and a cheaper one (0: none) */

@@ -73,12 +73,18 @@ static double block_ns(const struct oa_run *r)
 	return oa_copy_ns(oa_erase(r), oa_best_rate(r));
 }
 
+double oa_extra(const struct oa_run *r, size_t i, double rate)
+{
+	double b = rate > 0 ? rate : oa_best_rate(r);
+	double x = oa_write_ns(r, i) - (b > 0 ? (double)r->size[i] * 1e9 / b : 0);
+
+	return x > 0 ? x : 0;
+}
+
 /* What line i costs beyond moving its bytes at the best rate, ns. */
 static double extra_ns(const struct oa_run *r, size_t i)
 {
-	double b = oa_best_rate(r), x = oa_write_ns(r, i) - (b > 0 ? (double)r->size[i] * 1e9 / b : 0);
-
-	return x > 0 ? x : 0;
+	return oa_extra(r, i, 0);
 }
 
 /* Does line i (i >= 1) show the signature, at any cost above an erase's? */
@@ -165,14 +171,6 @@ static void copy_text(const struct oa_run *r, char *buf, size_t len)
 		 fmt_size(e, sizeof(e), oa_erase(r)), fmt_rate(b, sizeof(b), oa_best_rate(r)));
 }
 
-/* Line i's cost beyond its transfer at rate b (at least 0). */
-static double extra_at(const struct oa_run *r, size_t i, double b)
-{
-	double x = oa_write_ns(r, i) - (double)r->size[i] * 1e9 / b;
-
-	return x > 0 ? x : 0;
-}
-
 /* Does line i pay per write: its rate at most OA_HALVING of the line
  * above's (the first line: as the second does), not per byte (a card
  * that only writes slower keeps its rate from line to line)? */
@@ -240,9 +238,9 @@ void oa_level(const struct oa_run *r, double rate, double copy_ns, struct oa_lev
 		 * moves its bytes at the best rate) */
 		size_t i = r->n - 1;
 
-		if (i > 0 && extra_at(r, i - 1, b) < extra_at(r, i, b))
+		if (i > 0 && oa_extra(r, i - 1, b) < oa_extra(r, i, b))
 			i--;
-		l->ns = extra_at(r, i, b);
+		l->ns = oa_extra(r, i, b);
 		l->from = l->to = i;
 		l->paid = l->ns >= OA_SIGNIF * (double)r->size[i] * 1e9 / b;
 	}
@@ -259,7 +257,7 @@ void oa_level(const struct oa_run *r, double rate, double copy_ns, struct oa_lev
 		if (above < OA_GC_COPY * copy_ns || above < OA_GC_MIN_NS)
 			continue;
 		for (size_t i = m; i < r->n; i++)
-			if (extra_at(r, i, b) * 4 > above)
+			if (oa_extra(r, i, b) * 4 > above)
 				lo = -1;
 		if (lo < 0)
 			continue;
@@ -283,12 +281,9 @@ void oa_tail_text(const struct oa_run *r, const struct oa_level *l, char *buf, s
 		buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, "%s writes cost %s: the card buffers writes below the page",
-		 fmt_size(a, sizeof(a), r->size[r->n - l->tail]), fmt_time(t, sizeof(t), l->tail_ns));
-	if (l->tail > 1)
-		snprintf(buf, len, "writes from %s down cost %s: the card buffers writes below "
-			 "the page", fmt_size(a, sizeof(a), r->size[r->n - l->tail]),
-			 fmt_time(t, sizeof(t), l->tail_ns));
+	snprintf(buf, len, "%s%s%s cost %s: the card buffers writes below the page",
+		 l->tail > 1 ? "writes from " : "", fmt_size(a, sizeof(a), r->size[r->n - l->tail]),
+		 l->tail > 1 ? " down" : " writes", fmt_time(t, sizeof(t), l->tail_ns));
 }
 
 static void classify_slow(const struct oa_run *r, const struct oa_level *l, struct oa_result *res)
@@ -300,9 +295,9 @@ static void classify_slow(const struct oa_run *r, const struct oa_level *l, stru
 	/* The band of lines that each cost a collection's worth, around the window. */
 	while (first > 0 && line_cost(r, first - 1, best) >= gc)
 		first--;
-	while (end + 1 + l->tail < r->n && extra_at(r, end + 1, best) >= gc)
+	while (end + 1 + l->tail < r->n && oa_extra(r, end + 1, best) >= gc)
 		end++;
-	while (first < end && extra_at(r, first, best) < gc)
+	while (first < end && oa_extra(r, first, best) < gc)
 		first++;
 	n = end + 1 - first;
 	res->c = OA_SLOW;

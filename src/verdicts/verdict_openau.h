@@ -86,6 +86,9 @@ void oa_tail_text(const struct oa_run *r, const struct oa_level *l, char *buf, s
 /* The best rate of a run; the time per write of its line i (ns). */
 double oa_best_rate(const struct oa_run *r);
 double oa_write_ns(const struct oa_run *r, size_t i);
+/* What line i costs beyond moving its bytes at rate (bytes/s; 0: the
+ * run's best), ns, at least 0. */
+double oa_extra(const struct oa_run *r, size_t i, double rate);
 /* Copying an erase block of erase bytes at rate bytes/s, ns (0: unknown). */
 double oa_copy_ns(uint64_t erase, double rate);
 /* The run's erase size: as given, else its first line. */
