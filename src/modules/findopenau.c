@@ -316,6 +316,7 @@ static int probe(struct fau *f, unsigned nr, bool look, int *c)
 	char e[FB_FMT_LEN];
 	struct oa_run agg, slowest;
 	struct oa_result res;
+	uint64_t open;
 	int r;
 
 	*c = -1;
@@ -335,11 +336,14 @@ static int probe(struct fau *f, unsigned nr, bool look, int *c)
 	 */
 	if (!look && !f->looking && (r = finish(f, nr)) != FB_OK)
 		return r;
-	/* (a look above opens each with one block: it writes little anyway) */
+	/* A look above of a quarter opens each with one block: it writes little
+	 * anyway. One whose erase block has no quarter to spare is a whole probe:
+	 * a block, then whole chunks, would cross the erase block's end. */
+	open = look && f->chunk < f->top ? f->o->blocksize : f->chunk;
 	for (unsigned p = 0; p < nr; p++)
-		if ((r = fau_write(f, p, f->cursor[f->idx[p]], look ? f->o->blocksize : f->chunk)) != FB_OK)
+		if ((r = fau_write(f, p, f->cursor[f->idx[p]], open)) != FB_OK)
 			return r;
-	advance(f, nr, look ? f->o->blocksize : f->chunk);
+	advance(f, nr, open);
 	oa_init(&agg, f->o->erasesize);
 	oa_init(&slowest, f->o->erasesize);
 	if ((r = probe_lines(f, nr, &agg, &slowest)) != FB_OK)
