@@ -14,6 +14,7 @@
 #include "core/out.h"
 #include "safety/safety.h"
 #include "modules/test.h"
+#include "verdicts/fit_card.h"
 #include "analyze/analyze.h"
 
 /* The tests that read the verdicts just printed (--advise), each in its own section. */
@@ -70,6 +71,9 @@ int analyze_main(const struct fb_opts *o, int nargs, char **args)
 	ai_close(in);
 	if (r == FB_OK)
 		r = after_analyze(o);
+	/* A survey's card, last (--advise printed it already after its advice). */
+	if (r == FB_OK)
+		fit_card_print_last();
 	/* A result that could not be written was said when it happened. */
 	if ((w = out_close(r, r == FB_OK ? "done" : r == FB_EINTR ? "interrupted" : "failed",
 			   NULL)) < 0 && r == FB_OK)

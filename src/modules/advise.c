@@ -2,13 +2,15 @@
  * --advise: after the verdicts of the run (or of --analyze FILE), the
  * partition layout and the file-system options they call for. It reads
  * the verdicts as they were printed (verdicts/facts.h) and the device's
- * size, never the device itself; the advice is advice/advice.c's.
+ * size, never the device itself; the advice is advice/advice.c's. After
+ * it, the card a --survey fitted (verdicts/fit_card.h): the output's last line.
  */
 #include <stdio.h>
 
 #include "modules/test.h"
 #include "advice/advice.h"
 #include "verdicts/facts.h"
+#include "verdicts/fit_card.h"
 
 static int advise_run(const struct fb_opts *o, struct target *t)
 {
@@ -20,6 +22,7 @@ static int advise_run(const struct fb_opts *o, struct target *t)
 		in.erase_given = o->erasesize;
 	adv_plan(&in, &a);
 	adv_print(&a);
+	fit_card_print_last();	/* --survey's card: the line to paste, last */
 	return FB_OK;
 }
 

@@ -52,6 +52,9 @@ static void survey_card(const struct fb_opts *o)
 		twin_print(&j, f, twin);
 	}
 	free(twin);
+	/* The card's line ends the output, after the advice (modules/advise.c). */
+	if (!fb_test_selected(o, &test_advise))
+		fit_card_print_last();
 }
 
 static int survey_run(const struct fb_opts *o, struct target *t)

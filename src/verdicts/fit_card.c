@@ -511,9 +511,20 @@ static void fit_print_alts(const struct fit_card *c, enum fit_key k)
 		    names[k], v, others);
 }
 
+/*
+ * The card's line, held until fit_card_print_last(): the survey ends with
+ * it, after the twin and the advice (the line a user pastes is the last),
+ * and --analyze after its advice too. One run prints one card.
+ */
+static struct {
+	bool held;
+	int known;
+	char spec[1024];
+} last;
+
 void fit_card_print(const struct fit_card *c)
 {
-	char spec[1024], left[1024];
+	char left[1024];
 	size_t u = 0;
 	int known = 0;
 
@@ -524,11 +535,9 @@ void fit_card_print(const struct fit_card *c)
 			u += (size_t)snprintf(left + u, sizeof(left) - u, "%s: %s; ", names[k],
 					      c->why[k]);
 	}
-	fit_card_spec(c, spec, sizeof(spec));
-	out_verdict(&(struct out_verdict){ .label = "card", .name = "card", .result = "fitted",
-					   .has_value = true, .value = (uint64_t)known,
-					   .unit = "count" },
-		    "sim:%s", spec);
+	fit_card_spec(c, last.spec, sizeof(last.spec));
+	last.known = known;
+	last.held = true;
 	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
 		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
 		 "none of them (a command's overhead is within the latencies)", left);
@@ -539,4 +548,16 @@ void fit_card_print(const struct fit_card *c)
 		if (fit_rough(c, (enum fit_key)k))
 			out_note("card: %s is rough, within %.0f%% (its standard error): the survey's "
 				 "lines tell it no closer", names[k], 100 * c->se[k] / c->v[k]);
+}
+
+bool fit_card_print_last(void)
+{
+	if (!last.held)
+		return false;
+	last.held = false;
+	out_verdict(&(struct out_verdict){ .label = "card", .name = "card", .result = "fitted",
+					   .has_value = true, .value = (uint64_t)last.known,
+					   .unit = "count" },
+		    "sim:%s", last.spec);
+	return true;
 }

@@ -123,7 +123,13 @@ bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 		     const struct fit_twins *t, struct fit_card *c);
 /* "size=1GiB,erase=8MiB,...": the known keys, as sim: parses them. */
 char *fit_card_spec(const struct fit_card *c, char *buf, size_t len);
-/* "card: sim:..." and a note naming the keys left out and why. */
+/*
+ * The notes on the fit (the keys left out and why, the uncertain and the
+ * rough ones), now; the card's line "card: sim:..." is held for
+ * fit_card_print_last(), which prints it (true) once, where the output
+ * ends: after the twin and the advice.
+ */
 void fit_card_print(const struct fit_card *c);
+bool fit_card_print_last(void);
 
 #endif

@@ -84,7 +84,7 @@ done
 ok "file: nothing outside the regions changed ($bad_mib)" [ -z "$bad_mib" ]
 
 # Issue 31: the card as data. The survey ends with a sim: spec fitted to what it
-# measured, before the advice; pasted as a DEVICE, its survey gives the card's
+# measured, printed last (after the twin and the advice); pasted as a DEVICE, its survey gives the card's
 # verdicts back; and the survey's tests on that twin say how close it came.
 expect_status 0 "fat" "$FB" --survey sim:fat
 card=$(sed -n 's/^card: //p' <<<"$OUT" | grep '^sim:')
@@ -98,7 +98,8 @@ ok "fat: copy-bw near the preset's 12M/s" grep -qE ',copy-bw=1[12](\.[0-9])?M/s,
 ok "fat: erase-time near the preset's 3ms (the twins tell which lines erased)" grep -qE ',erase-time=(2\.9[0-9]|3(\.0[0-9])?)ms,' <<<"$card"
 ok "fat: the keys left out, with the reason" grep -q '^card: not in the spec, .*log-aus: no merge regime seen;' <<<"$OUT"
 ok "fat: the twin reached the card" grep -qx "twin: -a 39 of 39 rows within the card's noise; erase block and page as the card; open AUs linear 3/4 and random 0/1 as the card; FAT area as the card; N=1 rows within 0%; reads within 0%" <<<"$OUT"
-ok "fat: card and twin before the advice" [ "$(grep -nE '^(twin|advice): ' <<<"$OUT" | head -1 | cut -d: -f2)" = twin ]
+ok "fat: the twin before the advice" [ "$(grep -nE '^(twin|advice): ' <<<"$OUT" | head -1 | cut -d: -f2)" = twin ]
+ok "fat: the card's line is the output's last" [ "$(tail -n 1 <<<"$OUT")" = "card: $card" ]
 verdicts() { grep -E '^verdict: (erase block|page|open AUs \(|FAT)|^advice: partition' <<<"$1" | sed 's/(diff.*//; s/; per write.*//; s/: at 16KiB.*//'; }
 want=$(verdicts "$OUT")
 expect_status 0 "fat: the card pasted as the DEVICE" "$FB" --survey "$card"
@@ -106,12 +107,19 @@ ok "fat: the twin's survey, the card's verdicts and partition" [ "$(verdicts "$O
 expect_status 0 "fat: json" "$FB" --survey --format=json sim:fat
 ok "fat: json: the card verdict, its spec the text" grep -qF "\"verdict\":\"card\",\"result\":\"fitted\",\"value\":15,\"unit\":\"count\",\"text\":\"$card\"" <<<"$OUT"
 ok "fat: json: the twin verdict" grep -qF '"verdict":"twin","result":"same"' <<<"$OUT"
+ok "fat: json: the card the last record" [ "$(grep -o '"verdict":"[a-z-]*"' <<<"$OUT" | tail -n 1)" = '"verdict":"card"' ]
+expect_status 0 "fat: csv" "$FB" --survey --format=csv sim:fat
+ok "fat: csv: the card's line last, before the status" \
+	[ "$(tail -n 2 <<<"$OUT" | head -n 1)" = "# card: $card" ]
 # --analyze of the saved survey, text or JSON, fits the same card.
 "$FB" --survey -o "$TMP/fat.txt" sim:fat 2>/dev/null
 "$FB" --survey --format=json -o "$TMP/fat.json" sim:fat 2>/dev/null
 for f in fat.txt fat.json; do
 	expect_status 0 "fat: --analyze $f" "$FB" --analyze "$TMP/$f"
-	ok "fat: --analyze $f: the survey's card" grep -qxF "card: $card" <<<"$OUT"
+	ok "fat: --analyze $f: the survey's card, last" [ "$(tail -n 1 <<<"$OUT")" = "card: $card" ]
+	expect_status 0 "fat: --analyze $f --advise" "$FB" --analyze "$TMP/$f" --advise
+	ok "fat: --analyze $f --advise: the card once, after the advice" \
+		[ "$(grep -c '^card: sim:' <<<"$OUT"):$(tail -n 1 <<<"$OUT")" = "1:card: $card" ]
 done
 grep -v '^read \|^card: ' "$TMP/fat.txt" >"$TMP/old.txt"
 expect_status 0 "fat: --analyze of a survey without its read sweep and card" "$FB" --analyze "$TMP/old.txt"

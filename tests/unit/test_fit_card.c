@@ -72,6 +72,13 @@ static void uncertain(const char *path)
 	fit_card_print(&c);
 	out_close(0, "done", NULL);
 	line_of(path, "card: sim:", line, sizeof(line));
+	CHECK_STR(line, "");	/* the card's line waits for the end of the output */
+	out_open(path, OUT_TEXT);
+	fit_card_print(&c);
+	CHECK(fit_card_print_last());
+	CHECK(!fit_card_print_last());	/* once */
+	out_close(0, "done", NULL);
+	line_of(path, "card: sim:", line, sizeof(line));
 	CHECK_STR(line, "card: sim:erase=4MiB,open-au-random=1\n");
 	line_of(path, "is uncertain", line, sizeof(line));
 	CHECK_STR(line, "card: open-au-random=1 is uncertain: with 0 too the twin reaches the card's "
