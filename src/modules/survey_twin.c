@@ -264,7 +264,8 @@ static double probe_distance(const struct fit_input *card, const struct fit_inpu
 }
 
 /* The keys a FAT area's count moves (the probes' erase blocks in it take no slot). */
-static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS };
+static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS,
+					  FK_RANDOM_EVICT };
 
 /* c with the fat-aus count fat (at most cap of the search's erase blocks in it):
  * the open keys as the fit reads them with it. */
@@ -287,7 +288,7 @@ static void with_fat(const struct fit_input *card, const struct vf_facts *cf, un
 }
 
 /* The spec's twins that reached the card's verdicts, and how far their find-fat tables lay. */
-#define TWIN_FAT_CANDS (2 * (FIT_FAT_COLS + 1))
+#define TWIN_FAT_CANDS (4 * (FIT_FAT_COLS + 1))
 struct fat_cands {
 	size_t n;
 	struct fit_card c[TWIN_FAT_CANDS];
@@ -350,6 +351,8 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 		free(k);
 		return;
 	}
+	/* (the sim's own rule first: the other wins only when its rows lie closer) */
+	for (unsigned ev = 0; ev < 2; ev++)
 	for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
 		unsigned most;
 
@@ -360,6 +363,11 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 				fit_card_fat(card, cf, fat, cap, &t);
 			else
 				with_fat(card, cf, fat, cap, c, &t);
+			/* (no random-write slot: the rule has nothing to evict) */
+			if (ev && !(t.known[FK_OPEN_AU_RANDOM] && t.v[FK_OPEN_AU_RANDOM] > 0))
+				continue;
+			t.v[FK_RANDOM_EVICT] = ev;
+			t.known[FK_RANDOM_EVICT] = true;
 			if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
 				goto out;
 			twin_judge(card, cf, tw, &j);
@@ -405,6 +413,9 @@ static bool refit_writes(const struct fb_opts *o, uint64_t page, const struct fi
 
 	ran.known[FK_JITTER] = true;
 	ran.v[FK_JITTER] = 0;
+	/* (the sim's own rule: where the rules differ, the lines of random probes
+	 * above their slots would tell the copies of the other's merges) */
+	ran.v[FK_RANDOM_EVICT] = 0;
 	fit_card_spec(&ran, spec, sizeof(spec));
 	if (s && more && sim_spec_parse(spec, s, err, sizeof(err)) == 0 &&
 	    twin_survey(o, spec, page, tw) == 0) {

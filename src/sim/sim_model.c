@@ -223,6 +223,31 @@ static int au_open(struct sim_card *c, uint64_t au, uint64_t o, uint64_t *t)
 	return (int)c->nopen++;
 }
 
+/*
+ * random_evict: the AU in random mode written least recently is merged
+ * (the whole AU copied, an erase) and stays open, in order and full;
+ * slot i takes its place in random mode. The merge's cost.
+ */
+static uint64_t evict_random(struct sim_card *c, int i)
+{
+	struct sim_au *v = NULL;
+	uint64_t len;
+
+	for (unsigned k = 0; k < c->nopen; k++)
+		if (c->open[k].random && (int)k != i && (!v || c->open[k].stamp < v->stamp))
+			v = &c->open[k];
+	if (!v)
+		return 0;
+	len = au_len(c, v->au);
+	c->n.erases++;
+	c->n.gcs++;
+	c->n.bytes_copied += len;
+	v->random = false;
+	v->wp = v->written = len;
+	c->open[i].random = true;
+	return sim_xfer_ns(len, c->p.copy_bw) + c->p.erase_ns;
+}
+
 /* A write before the write pointer of an open, linear-mode slot. */
 static uint64_t write_backward(struct sim_card *c, int *i, uint64_t o, uint64_t len)
 {
@@ -237,6 +262,8 @@ static uint64_t write_backward(struct sim_card *c, int *i, uint64_t o, uint64_t 
 		c->nrandom++;
 		return page_cost(c, o, len);
 	}
+	if (c->p.random_evict && limit > 0)
+		return evict_random(c, *i) + page_cost(c, o, len);
 	/* Too many AUs out of order: garbage-collect this one, restart it. */
 	t = au_close(c, (unsigned)*i);
 	*i = au_open(c, au, o, &t);

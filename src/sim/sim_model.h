@@ -67,7 +67,11 @@
  *      fewer than min(open_au_random, open_au) AUs are in random mode.
  *      Otherwise the AU is closed (a garbage collection) and reopened
  *      with wp at the end of this write, whose data costs
- *      xfer(len, write_bw).
+ *      xfer(len, write_bw). With random_evict, instead, the AU in random
+ *      mode written least recently is merged (a GC of the whole AU) and
+ *      stays open, in order and full, and this AU takes its random slot:
+ *      an out-of-order stream pays one GC when it starts, not one a write
+ *      (a log-block card's victim; fakecard's random-victim=stay).
  *   Closing an AU copies the data that was not written since it was
  *   opened -- the whole AU if it was in random mode, else AU length -
  *   bytes written -- and erases the old block: xfer(copy, copy_bw) +
@@ -186,6 +190,7 @@ struct sim_params {
 	uint64_t cmd_ns;	/* ns, every request: the command's own overhead */
 	uint64_t small_buffer;	/* bytes: writes this small go to a buffer of their own (0: off) */
 	uint64_t small_merge;	/* ns, a buffered write to another AU than the one before */
+	unsigned random_evict;	/* 1: full random slots give up the least recent one (rule 6) */
 	/* data (target_sim.c; no effect on the times): a fake card */
 	uint64_t wrap;		/* it keeps wrap bytes: offset o lands on o % wrap (0: all) */
 	uint64_t drop_from;	/* writes at or past this offset are lost (0: none) */

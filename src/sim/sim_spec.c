@@ -67,6 +67,7 @@ static const struct key keys[] = {
 	{ "cmd-overhead", K_TIME, P(cmd_ns), 0, 0, 9 },
 	{ "small-buffer", K_SIZE, P(small_buffer), 0, UINT64_MAX, 9 },
 	{ "small-merge", K_TIME, P(small_merge), 0, 0, 9 },
+	{ "random-evict", K_UINT, P(random_evict), 0, 1, 9 },
 	{ "seed", K_U64, P(seed), 0, UINT64_MAX, 6 },
 	{ "jitter", K_PCT, P(jitter), 0, 0, 6 },
 	{ "outliers", K_PROB, P(outliers), 0, 0, 6 },
@@ -517,7 +518,10 @@ void sim_list_presets(FILE *f)
 		"cmd-overhead=TIME: every request pays TIME;\n"
 		"small-buffer=SIZE,small-merge=TIME: writes of at most SIZE go to a buffer\n"
 		"of their own (no AU opened, no GC), paying TIME when they go to another\n"
-		"AU than the one before (all of these 0: off).\n"
+		"AU than the one before; random-evict=1: when the random-write slots\n"
+		"are full, an AU written out of order takes the slot of the one written\n"
+		"out of order least recently, which is merged once (a GC), instead of\n"
+		"being collected itself on every such write (all of these 0: off).\n"
 		"Times take a unit (500us, 3ms); rates \"22M/s\" are decimal bytes/s.\n",
 		SIM_MAX_FAIL);
 }

@@ -16,7 +16,7 @@
 static const char *const names[FK_N] = {
 	"size", "erase", "page", "read-lat", "read-bw", "page-cross", "erase-cross",
 	"write-lat", "write-bw", "copy-bw", "erase-time", "open-au", "open-au-random", "fat-aus",
-	"log-aus", "log-merge", "jitter",
+	"log-aus", "log-merge", "random-evict", "jitter",
 };
 
 const char *fit_key_name(enum fit_key k)
@@ -428,6 +428,7 @@ static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fa
 	fit_open(in, f, v, fat, c);
 	fit_merge(in, v, c);
 	fit_copy(in, f, c);
+	fit_set(c, FK_RANDOM_EVICT, 0);	/* the sim's own rule, until a twin says otherwise */
 	free(v);
 }
 
@@ -452,6 +453,7 @@ static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_
 		fmt_rate(buf, len, c->v[k]);
 		break;
 	case FK_OPEN_AU: case FK_OPEN_AU_RANDOM: case FK_FAT_AUS: case FK_LOG_AUS:
+	case FK_RANDOM_EVICT:
 		snprintf(buf, len, "%u", (unsigned)c->v[k]);
 		break;
 	case FK_JITTER:
@@ -468,6 +470,12 @@ static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_
 	}
 }
 
+/* Is key k in the spec? random-evict only when it is not the sim's default. */
+static bool in_spec(const struct fit_card *c, int k)
+{
+	return c->known[k] && (k != FK_RANDOM_EVICT || c->v[k] != 0);
+}
+
 char *fit_card_spec(const struct fit_card *c, char *buf, size_t len)
 {
 	size_t u = 0;
@@ -476,7 +484,7 @@ char *fit_card_spec(const struct fit_card *c, char *buf, size_t len)
 	for (int k = 0; k < FK_N && u < len; k++) {
 		char v[FB_FMT_LEN];
 
-		if (!c->known[k])
+		if (!in_spec(c, k))
 			continue;
 		key_value(c, (enum fit_key)k, v, sizeof(v));
 		u += (size_t)snprintf(buf + u, len - u, "%s%s=%s", u ? "," : "", names[k], v);
@@ -530,7 +538,7 @@ void fit_card_print(const struct fit_card *c)
 
 	left[0] = '\0';
 	for (int k = 0; k < FK_N; k++) {
-		known += c->known[k];
+		known += in_spec(c, k);
 		if (!c->known[k] && u < sizeof(left))
 			u += (size_t)snprintf(left + u, sizeof(left) - u, "%s: %s; ", names[k],
 					      c->why[k]);

@@ -36,6 +36,11 @@
  *   log-aus,        the linear family's merge regime: the N where it
  *   log-merge       starts, and what a write pays there beyond the
  *                   cheapest N's cost
+ *   random-evict    0 (the sim's rule), unless the survey's twin reaches
+ *                   the card's verdicts closer with 1 (survey_twin.h): an
+ *                   erase block written out of order when the random slots
+ *                   are full takes the least recent one's slot; in the spec
+ *                   only when 1
  *   jitter          the spread of the survey's reads of one size
  */
 #ifndef FB_FIT_CARD_H
@@ -53,7 +58,7 @@
 enum fit_key {
 	FK_SIZE, FK_ERASE, FK_PAGE, FK_READ_LAT, FK_READ_BW, FK_PAGE_CROSS, FK_ERASE_CROSS,
 	FK_WRITE_LAT, FK_WRITE_BW, FK_COPY_BW, FK_ERASE_TIME, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_FAT_AUS,
-	FK_LOG_AUS, FK_LOG_MERGE, FK_JITTER, FK_N
+	FK_LOG_AUS, FK_LOG_MERGE, FK_RANDOM_EVICT, FK_JITTER, FK_N
 };
 
 /* Other values of a key whose twin reaches the card's verdicts as well (survey_twin.h). */

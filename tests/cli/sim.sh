@@ -150,6 +150,29 @@ for p in sd usb fat tlc; do
 done
 ok "--list-sims shows the tlc erase size 6MiB" grep -q 'erase=6MiB' <<<"$OUT"
 
+# ---- random-evict=1: full random-write slots give the least recent one's slot to
+# an erase block written out of order, after one merge (fakecard's rule, a
+# log-block card's victim), instead of collecting that erase block on every
+# such write: find-fat's one-at-a-time random streams all pay alike, and the
+# random open-AU cliff stays where the slots end
+S=sim:sd,size=1G,write-bw=20M,copy-bw=20M
+expect_status 0 "-f --random, the sim's rule" "$FB" -f --random -e 4M "$S"
+ok "-f --random: the erase blocks past the slots collect on every write" \
+	grep -q '^verdict: FAT-optimised area uncertain (random): at 16KiB the erase blocks write 129K/s' <<<"$OUT"
+expect_status 0 "-f --random, random-evict=1" "$FB" -f --random -e 4M "$S,random-evict=1"
+ok "-f --random, random-evict=1: every erase block alike, one merge each" \
+	grep -q '^16KiB	8.25M/s	8.25M/s	8.25M/s	8.25M/s	8.25M/s	8.25M/s$' <<<"$OUT"
+ok "-f --random, random-evict=1: no FAT area seen" \
+	grep -q '^verdict: no FAT-optimised area seen (random)' <<<"$OUT"
+for n in 3 4; do
+	expect_status 0 "-O --random N=$n, random-evict=1" "$FB" -O --random --open-au-nr=$n -e 4M "$S,random-evict=1"
+	want=$([ $n = 3 ] && echo fast || echo slow)
+	ok "-O --random N=$n, random-evict=1: $want (3 random slots)" \
+		grep -q "^verdict: $n open AUs (random): $want: " <<<"$OUT"
+done
+expect_status 2 "random-evict=2" "$FB" -a sim:random-evict=2
+ok "random-evict=2: the key named" grep -q "random-evict" <<<"$ERR"
+
 # ---- every preset runs every read test
 for p in sd usb fat tlc ssd smr; do
 	expect_status 0 "align on sim:$p" "$FB" -a -b 8K -c 1 "sim:$p"

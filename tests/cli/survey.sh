@@ -126,6 +126,28 @@ expect_status 0 "fat: --analyze of a survey without its read sweep and card" "$F
 ok "old: a card of what it has" grep -q '^card: sim:erase=4MiB,page=8KiB,page-cross=120µs,' <<<"$OUT"
 ok "old: read-lat and the size left out, why" grep -q '^card: not in the spec.* size: the device.s size was not said; read-lat: no read sweep' <<<"$OUT"
 
+# Random-write slots that hand over the least recent one (random-evict=1, the
+# rule fakecard's cards follow): the fit names the rule, with the FAT area
+# and the random slots the card has (not a FAT area over find-fat's erase
+# blocks with a slot fewer, which the sim's own rule would need to show
+# find-fat's erase blocks all alike); a card without it gets none.
+for spec in sd,random-evict=1 sd,random-evict=1,open-au-random=2,jitter=3 usb,random-evict=1 \
+	sd,random-evict=1,fat-aus=2 tlc,random-evict=1; do
+	expect_status 0 "$spec" "$FB" --survey "sim:$spec"
+	want=$(sed 's/^sd,/open-au=5,open-au-random=3,fat-aus=0,/; s/^usb,/open-au=12,open-au-random=4,fat-aus=0,/;
+		s/^tlc,/open-au=4,open-au-random=2,fat-aus=0,/' <<<"$spec")
+	for kv in $(tr , ' ' <<<"${want%,jitter=*}"); do
+		case $spec in *open-au-random=2*) [ "$kv" = open-au-random=3 ] && kv=open-au-random=2 ;; esac
+		case $spec in *fat-aus=2*) [ "$kv" = fat-aus=0 ] && kv=fat-aus=2 ;; esac
+		ok "$spec: the card has $kv" grep -q "^card: sim:.*[:,]$kv\(,\|$\)" <<<"$OUT"
+	done
+	ok "$spec: the twin reaches the card's verdicts" grep -q "^twin: .* open AUs linear [0-9/]* and random [0-9/]* as the card; FAT area as the card;" <<<"$OUT"
+done
+for spec in sd fat tlc; do
+	expect_status 0 "$spec: the sim's own rule" "$FB" --survey "sim:$spec"
+	ok "$spec: no random-evict in the card" [ -z "$(grep '^card: sim:.*random-evict' <<<"$OUT")" ]
+done
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
