@@ -25,6 +25,7 @@ struct wline {
 	double y, sd, w, z[NCOL];
 	double jit, round;	/* the two parts of sd, relative */
 	double extra;		/* what the twin paid beyond the columns (a copying line's merges) */
+	double twin;		/* the first twin's cost of the line */
 };
 
 /* The twin's probe of nr erase blocks where the card's is the nth of its mode (random or not). */
@@ -66,6 +67,7 @@ static bool twin_line(const struct fit_twins *t, const struct fit_probe *const *
 		tt[i] = oa_write_ns(&p[i]->agg, k);
 		tol = fmax(tol, 3 * rounding(p[i]->agg.rate[k]) * tt[i]);
 	}
+	l->twin = tt[0];
 	l->z[COL_ERASES] = fmax(0, round((tt[1] - tt[0]) / (t->erase[1] - t->erase[0]) * m) / m);
 	/* (two lines apart by their rounding alone copied nothing) */
 	l->z[COL_COPIED] = tt[2] - tt[0] <= 2 * tol ? 0 :
@@ -80,6 +82,20 @@ static bool twin_line(const struct fit_twins *t, const struct fit_probe *const *
 	 * where the copies cost the most of the two) */
 	l->extra = other;
 	return l->z[COL_COPIED] > 0 && other > 0 && other < l->z[COL_COPIED] * 1e9 / t->copy[0];
+}
+
+/*
+ * A random probe's line that copied where the twin's cost is not the
+ * card's: its copies are the twin's random-slot rule's, not the card's
+ * (fakecard logstick: its random probes merge at 5 ms a write where a twin
+ * with too few random slots collects at 45 ms, copy-bw 6x high). Its
+ * cost tells nothing of the copy rate.
+ */
+#define FIT_RANDOM_LIKE 1.5
+static bool unlike(const struct wline *l)
+{
+	return l->z[COL_COPIED] > 0 &&
+	       (l->twin > FIT_RANDOM_LIKE * l->y || l->y > FIT_RANDOM_LIKE * l->twin);
 }
 
 /*
@@ -131,7 +147,8 @@ static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *
 			e->y = oa_write_ns(&p->agg, k);
 			e->jit = jitter / 100 / sqrt(3 * m);
 			e->round = rounding(p->agg.rate[k]);
-			if (!t || twin_line(t, tp, k, p->agg.size[k], m, e))
+			if (!t || (twin_line(t, tp, k, p->agg.size[k], m, e) &&
+				   !(p->random && unlike(e))))
 				n++;
 		}
 	}

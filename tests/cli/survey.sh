@@ -148,6 +148,15 @@ for spec in sd fat tlc; do
 	ok "$spec: no random-evict in the card" [ -z "$(grep '^card: sim:.*random-evict' <<<"$OUT")" ]
 done
 
+# fakecard logstick's saved survey: the copy rate from the linear lines, not
+# from random lines a twin with too few random slots collects in (the card
+# merges there): 100 MiB/s (104.9M/s) with its 12 open AUs and merge from 5.
+expect_status 0 "logstick survey" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/025-logstick-survey.txt"
+ok "logstick: copy-bw within 10% of 104.9M/s" grep -qE '^card: sim:.*,copy-bw=(9[5-9]|1[01][0-9])(\.[0-9])?M/s,' <<<"$OUT"
+for kv in open-au=12 fat-aus=0 log-aus=4; do
+	ok "logstick: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
+done
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
