@@ -352,29 +352,30 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 		return;
 	}
 	/* (the sim's own rule first: the other wins only when its rows lie closer) */
-	for (unsigned ev = 0; ev < 2; ev++)
-	for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
-		unsigned most;
+	for (unsigned ev = 0; ev < 2; ev++) {
+		for (unsigned fat = 0; fat <= card->fat_cols && fat <= FIT_FAT_COLS; fat++) {
+			unsigned most;
 
-		fit_card_fat(card, cf, fat, ~0u, &t);
-		most = fit_in_fat(card, &t, cf->oa[0].fast);
-		for (unsigned cap = 0; cap <= most && k->n < TWIN_FAT_CANDS; cap++) {
-			if (whole)
-				fit_card_fat(card, cf, fat, cap, &t);
-			else
-				with_fat(card, cf, fat, cap, c, &t);
-			/* (no random-write slot: the rule has nothing to evict) */
-			if (ev && !(t.known[FK_OPEN_AU_RANDOM] && t.v[FK_OPEN_AU_RANDOM] > 0))
-				continue;
-			t.v[FK_RANDOM_EVICT] = ev;
-			t.known[FK_RANDOM_EVICT] = true;
-			if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
-				goto out;
-			twin_judge(card, cf, tw, &j);
-			if (!j.same)
-				continue;
-			k->c[k->n] = t;
-			k->d[k->n++] = fat_distance(card, &tw->in);
+			fit_card_fat(card, cf, fat, ~0u, &t);
+			most = fit_in_fat(card, &t, cf->oa[0].fast);
+			for (unsigned cap = 0; cap <= most && k->n < TWIN_FAT_CANDS; cap++) {
+				if (whole)
+					fit_card_fat(card, cf, fat, cap, &t);
+				else
+					with_fat(card, cf, fat, cap, c, &t);
+				/* (no random-write slot: the rule has nothing to evict) */
+				if (ev && !(t.known[FK_OPEN_AU_RANDOM] && t.v[FK_OPEN_AU_RANDOM] > 0))
+					continue;
+				t.v[FK_RANDOM_EVICT] = ev;
+				t.known[FK_RANDOM_EVICT] = true;
+				if (twin_survey(o, fit_card_spec(&t, spec, sizeof(spec)), page, tw) != 0)
+					goto out;
+				twin_judge(card, cf, tw, &j);
+				if (!j.same)
+					continue;
+				k->c[k->n] = t;
+				k->d[k->n++] = fat_distance(card, &tw->in);
+			}
 		}
 	}
 	if (k->n)
