@@ -426,6 +426,8 @@ static bool refit_writes(const struct fb_opts *o, uint64_t page, const struct fi
 		t.erase[1] = TWIN_ERASE_STEP * t.erase[0];
 		t.copy[0] = (double)s->p.copy_bw;
 		t.copy[1] = t.copy[0] / TWIN_COPY_STEP;
+		t.subpage = (double)s->p.subpage_ns;
+		t.merge = (double)s->p.small_merge;
 		put(&ran, FK_ERASE_TIME, t.erase[1]);
 		ok = twin_survey(o, fit_card_spec(&ran, spec, sizeof(spec)), page, &more[0]) == 0;
 		put(&ran, FK_ERASE_TIME, t.erase[0]);

@@ -16,7 +16,8 @@
 static const char *const names[FK_N] = {
 	"size", "erase", "page", "read-lat", "read-bw", "page-cross", "erase-cross",
 	"write-lat", "write-bw", "copy-bw", "erase-time", "open-au", "open-au-random", "fat-aus",
-	"log-aus", "log-merge", "random-evict", "jitter",
+	"log-aus", "log-merge", "subpage-write", "small-buffer", "small-merge", "random-evict",
+	"jitter",
 };
 
 const char *fit_key_name(enum fit_key k)
@@ -162,8 +163,7 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 	fit_set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
 }
 
-/* The first complete linear probe of one erase block; the smallest slow one. */
-static const struct fit_probe *probe_of(const struct fit_input *in, unsigned nr, bool random)
+const struct fit_probe *fit_probe_of(const struct fit_input *in, unsigned nr, bool random)
 {
 	for (size_t i = 0; i < in->nprobe; i++)
 		if (in->probe[i].nr == nr && in->probe[i].random == random &&
@@ -187,7 +187,7 @@ static unsigned in_fat(const struct fit_input *in, const struct fit_card *c, uns
  */
 void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c)
 {
-	const struct fit_probe *p = f->oa[0].slow ? probe_of(in, f->oa[0].slow, false) : NULL;
+	const struct fit_probe *p = f->oa[0].slow ? fit_probe_of(in, f->oa[0].slow, false) : NULL;
 	double e = c->v[FK_ERASE], r[OA_MAX_LINES], share, merge;
 	double erase = c->known[FK_ERASE_TIME] ? c->v[FK_ERASE_TIME] : FIT_ERASE_NS;
 	size_t n = 0;
@@ -202,7 +202,12 @@ void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_c
 	for (size_t i = 0; i < p->agg.n; i++) {
 		double s = (double)p->agg.size[i];
 		double gc = (oa_write_ns(&p->agg, i) - c->v[FK_WRITE_LAT] -
-			     s * 1e9 / c->v[FK_WRITE_BW] - merge) * share;
+			     s * 1e9 / c->v[FK_WRITE_BW] - merge -
+			     fit_subpage_ns(c, p->agg.size[i])) * share;
+
+		/* (a buffered write collects nothing: its line tells no copy) */
+		if (fit_buffered(c, p->agg.size[i]))
+			continue;
 
 		if (gc > erase && s < e)
 			r[n++] = (e - s) * 1e9 / (gc - erase);
@@ -301,7 +306,9 @@ static int random_as_linear(const struct fit_input *in, const struct oaf_verdict
 		for (size_t k = 0; k < lin->agg.n; k++) {
 			double s = (double)p->agg.size[i], x;
 
-			if (lin->agg.size[k] != p->agg.size[i])
+			/* (buffered writes collect in no order: their lines tell no slot; a
+			 * sub-page write costs its peer as much) */
+			if (lin->agg.size[k] != p->agg.size[i] || fit_buffered(c, p->agg.size[i]))
 				continue;
 			x = oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k);
 			if (i == 2 && (s < page || x * e / s > FIT_RANDOM_COPIES * copy))
@@ -384,18 +391,25 @@ static void fit_open(const struct fit_input *in, const struct vf_facts *f,
 		fit_lack(c, FK_OPEN_AU, "the FAT area holds every fast erase block");
 }
 
-/* The linear family, judged again as --find-open-au judged it. */
-void fit_judge_linear(const struct fit_input *in, struct oaf_verdict *v)
+/* The linear family, judged again as --find-open-au judged it (without the smallest lines
+ * that pay a sub-page write or a buffer's merge as c has them: not the family's costs). */
+void fit_judge_linear(const struct fit_input *in, const struct fit_card *c, struct oaf_verdict *v)
 {
 	struct oa_family *fam = calloc(1, sizeof(*fam));
+	struct oa_run r;
 
 	memset(v, 0, sizeof(*v));
 	if (!fam)
 		return;
 	oaf_init(fam);
-	for (size_t i = 0; i < in->nprobe; i++)
-		if (!in->probe[i].random)
-			oaf_add(fam, in->probe[i].nr, &in->probe[i].agg);
+	for (size_t i = 0; i < in->nprobe; i++) {
+		if (in->probe[i].random)
+			continue;
+		r = in->probe[i].agg;
+		while (c && r.n > 1 && fit_small_skip(c, r.size[r.n - 1]))
+			r.n--;
+		oaf_add(fam, in->probe[i].nr, &r);
+	}
 	oaf_judge(fam, v);
 	free(fam);
 }
@@ -421,10 +435,11 @@ static void fit_all(const struct fit_input *in, const struct vf_facts *f, int fa
 	c->fat_cap = cap;
 	if (!v)
 		return;
-	fit_judge_linear(in, v);
+	fit_judge_linear(in, NULL, v);
 	fit_geometry(in, f, c);
 	fit_reads(in, c);
 	fit_writes(in, v, c);
+	fit_small_first(in, v, c);
 	fit_open(in, f, v, fat, c);
 	fit_merge(in, v, c);
 	fit_copy(in, f, c);
@@ -446,7 +461,7 @@ void fit_card_fat(const struct fit_input *in, const struct vf_facts *f, unsigned
 static void key_value(const struct fit_card *c, enum fit_key k, char *buf, size_t len)
 {
 	switch (k) {
-	case FK_SIZE: case FK_ERASE: case FK_PAGE:
+	case FK_SIZE: case FK_ERASE: case FK_PAGE: case FK_SMALL_BUFFER:
 		fmt_size_exact(buf, len, (uint64_t)c->v[k], "");
 		break;
 	case FK_READ_BW: case FK_WRITE_BW: case FK_COPY_BW:
@@ -539,7 +554,8 @@ void fit_card_print(const struct fit_card *c)
 	left[0] = '\0';
 	for (int k = 0; k < FK_N; k++) {
 		known += in_spec(c, k);
-		if (!c->known[k] && u < sizeof(left))
+		/* (no reason: not seen where the survey would have seen it, the default right) */
+		if (!c->known[k] && c->why[k] && u < sizeof(left))
 			u += (size_t)snprintf(left + u, sizeof(left) - u, "%s: %s; ", names[k],
 					      c->why[k]);
 	}
@@ -547,11 +563,20 @@ void fit_card_print(const struct fit_card *c)
 	last.known = known;
 	last.held = true;
 	out_note("card: not in the spec, the simulated card's defaults stand in: %s"
-		 "read-chunk, channels, cache, subpage-write, cmd-overhead: the survey measures "
-		 "none of them (a command's overhead is within the latencies)", left);
+		 "read-chunk, channels, cache, cmd-overhead: the survey measures none of them "
+		 "(a write cache only a long sustained write fills; a command's overhead is "
+		 "within read-lat and write-lat)", left);
 	for (int k = 0; k < FK_N; k++)
 		if (c->known[k] && c->nalt[k])
 			fit_print_alts(c, (enum fit_key)k);
+	if (c->known[FK_SMALL_BUFFER] && c->buffer_next > 0) {
+		char a[FB_FMT_LEN], b[FB_FMT_LEN];
+
+		out_note("card: small-buffer=%s is the largest block the probes buffered, the next "
+			 "%s not: the buffer takes %s or more, less than %s", fmt_size(a, sizeof(a),
+			 (uint64_t)c->v[FK_SMALL_BUFFER]), fmt_size(b, sizeof(b), (uint64_t)c->buffer_next),
+			 a, b);
+	}
 	for (int k = 0; k < FK_N; k++)
 		if (fit_rough(c, (enum fit_key)k))
 			out_note("card: %s is rough, within %.0f%% (its standard error): the survey's "

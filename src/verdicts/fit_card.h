@@ -35,13 +35,34 @@
  *                   (survey_twin.h: random-write slots look like a FAT area)
  *   log-aus,        the linear family's merge regime: the N where it
  *   log-merge       starts, and what a write pays there beyond the
- *                   cheapest N's cost
+ *                   cheapest N's cost (judged on the lines above a
+ *                   small-write buffer: its merges are not the log's)
+ *   subpage-write   the probe of 1 erase block's lines below the page:
+ *                   what a write pays beyond write-lat + s / write-bw
+ *                   (fit_small.c); left out, unnoted, where they pay
+ *                   nothing, and noted where the survey wrote no block
+ *                   below the page (its --blocksize is the page or more)
+ *   small-buffer,   the fast probes of 2 erase blocks or more whose
+ *   small-merge     smallest lines alone pay more than the probe of 1's
+ *                   (a buffered write to another erase block than the
+ *                   one before merges): the largest such line, and what
+ *                   its writes pay beyond the probe of 1's; unnoted where
+ *                   no line pays (a buffer below the block size, or none)
+ *                   Lines below the page (subpage-write seen) and those
+ *                   of the buffer are left out of write-lat, write-bw and
+ *                   copy-bw, and of the random probes' reading
  *   random-evict    0 (the sim's rule), unless the survey's twin reaches
  *                   the card's verdicts closer with 1 (survey_twin.h): an
  *                   erase block written out of order when the random slots
  *                   are full takes the least recent one's slot; in the spec
  *                   only when 1
  *   jitter          the spread of the survey's reads of one size
+ *
+ * Never fitted: cmd-overhead (a cost every request pays: the model cannot
+ * tell it from read-lat and write-lat, which take it in, so a twin
+ * without it costs the same), cache (a write cache that only a long
+ * sustained write fills and shows: the survey never writes so much at
+ * once), read-chunk and channels (the survey reads one request at a time).
  */
 #ifndef FB_FIT_CARD_H
 #define FB_FIT_CARD_H
@@ -58,7 +79,8 @@
 enum fit_key {
 	FK_SIZE, FK_ERASE, FK_PAGE, FK_READ_LAT, FK_READ_BW, FK_PAGE_CROSS, FK_ERASE_CROSS,
 	FK_WRITE_LAT, FK_WRITE_BW, FK_COPY_BW, FK_ERASE_TIME, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_FAT_AUS,
-	FK_LOG_AUS, FK_LOG_MERGE, FK_RANDOM_EVICT, FK_JITTER, FK_N
+	FK_LOG_AUS, FK_LOG_MERGE, FK_SUBPAGE, FK_SMALL_BUFFER, FK_SMALL_MERGE, FK_RANDOM_EVICT,
+	FK_JITTER, FK_N
 };
 
 /* Other values of a key whose twin reaches the card's verdicts as well (survey_twin.h). */
@@ -79,6 +101,11 @@ struct fit_card {
 	double alt[FK_N][FIT_ALTS];
 	/* At most this many of the search's erase blocks counted in the FAT area (below). */
 	unsigned fat_cap;
+	/* small-buffer known: the smallest line that paid no merge (the buffer is below it). */
+	double buffer_next;
+	/* The writes' keys from lines of whole pages alone (fit_small.c: before a sub-page
+	 * cost is known, the lines that could pay one). */
+	bool pages_only;
 };
 
 /*
@@ -117,6 +144,7 @@ unsigned fit_in_fat(const struct fit_input *in, const struct fit_card *c, unsign
 struct fit_twins {
 	const struct fit_input *in[3];
 	double lat, bw, erase[2], copy[2];
+	double subpage, merge;	/* the first twin's subpage-write and small-merge (0: none) */
 };
 /*
  * write-lat, write-bw, erase-time where it shows and copy-bw again, now

@@ -122,7 +122,8 @@ static void shared_rounding(struct wline *l, size_t n)
  * account for (a random-mode write that pays more is left out).
  */
 static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *v,
-			  const struct fit_twins *t, double jitter, struct wline *l)
+			  const struct fit_twins *t, const struct fit_card *c, double jitter,
+			  struct wline *l)
 {
 	size_t n = 0, nth[2] = { 0, 0 };
 
@@ -141,6 +142,9 @@ static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *
 			double m = (double)p->nr * (double)p->agg.size[0] / (double)p->agg.size[k];
 			struct wline *e = &l[n];
 
+			/* (a sub-page write, a buffered one: costs of their own, fit_small.c) */
+			if (fit_small_skip(c, p->agg.size[k]))
+				continue;
 			memset(e, 0, sizeof(*e));
 			e->z[COL_LAT] = 1;
 			e->z[COL_BYTES] = (double)p->agg.size[k];
@@ -277,7 +281,7 @@ static void store(struct fit_card *c, const double *p, const double *var, const 
 void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c)
 {
 	struct wline *l = calloc(FIT_WROWS, sizeof(*l));
-	size_t n = l ? write_lines(in, v, NULL, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l) : 0;
+	size_t n = l ? write_lines(in, v, NULL, c, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l) : 0;
 	double p[NCOL], var[NCOL];
 	bool used[NCOL] = { true, true, false, false };
 
@@ -375,12 +379,14 @@ bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 	size_t n = 0;
 
 	if (v && l && t->bw > 0 && t->erase[1] != t->erase[0] && t->copy[1] != t->copy[0]) {
-		fit_judge_linear(card, v);
-		n = write_lines(card, v, t, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l);
+		fit_judge_linear(card, c, v);
+		n = write_lines(card, v, t, c, c->known[FK_JITTER] ? c->v[FK_JITTER] : 0, l);
 		ok = first_stage(l, n, used, p, var);
 	}
 	if (ok) {
 		store(c, p, var, used);
+		/* (what the small lines pay beyond their writes, on the writes' keys as now) */
+		fit_small(card, v, t, c);
 		if (fit_copies(l, n, p, q, qvar)) {
 			fit_set(c, FK_COPY_BW, 1e9 / q[COL_COPIED]);
 			c->se[FK_COPY_BW] = sqrt(qvar[COL_COPIED]) / q[COL_COPIED] * c->v[FK_COPY_BW];

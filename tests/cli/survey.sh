@@ -157,6 +157,39 @@ for kv in open-au=12 fat-aus=0 log-aus=4; do
 	ok "logstick: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
 done
 
+# Small writes' costs (issue 31): a write below the page that costs more
+# (subpage-write), a buffer for the smallest writes (small-buffer, small-merge),
+# fitted from the probes' lines below the block size they end at, and left out
+# of the other write keys; the twin, with them, reaches the card's verdicts. A
+# card without them gets neither, and no note of them where its lines could
+# have shown them.
+twin_same="^twin: .*erase block and page as the card; open AUs linear [0-9/]* and random [0-9/]* as the card; FAT area as the card;"
+expect_status 0 "subpage" "$FB" --survey sim:page=32K,subpage-write=2ms
+ok "subpage: the card has subpage-write=2ms" grep -q '^card: sim:.*,subpage-write=2ms,' <<<"$OUT"
+ok "subpage: write-lat and write-bw as the preset's" grep -q '^card: sim:.*,write-lat=400µs,write-bw=10M/s,' <<<"$OUT"
+ok "subpage: no buffer" not grep -q '^card: sim:.*small-' <<<"$OUT"
+ok "subpage: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
+expect_status 0 "small buffer" "$FB" --survey -b 4K sim:small-buffer=8K,small-merge=10ms
+ok "small buffer: the card has small-buffer=8KiB" grep -q '^card: sim:.*,small-buffer=8KiB,small-merge=\(9\.9[0-9]\|10\)ms,' <<<"$OUT"
+ok "small buffer: no sub-page cost" not grep -q '^card: sim:.*subpage-write' <<<"$OUT"
+ok "small buffer: no merge regime of the log" not grep -q '^card: sim:.*log-' <<<"$OUT"
+ok "small buffer: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
+expect_status 0 "both" "$FB" --survey -b 4K sim:page=32K,subpage-write=1ms,small-buffer=8K,small-merge=20ms,jitter=3
+ok "both: the card has both" grep -qE '^card: sim:.*,subpage-write=(9[0-9][0-9]µs|1(\.[0-9]+)?ms),small-buffer=8KiB,small-merge=(19|20|21)(\.[0-9]+)?ms,' <<<"$OUT"
+ok "both: the buffer's bounds, said" grep -qx 'card: small-buffer=8KiB is the largest block the probes buffered, the next 16KiB not: the buffer takes 8KiB or more, less than 16KiB' <<<"$OUT"
+# 6MiB erase blocks: lines of 3 x 2^n bytes; a 24KiB line writes part of its 16KiB pages
+expect_status 0 "tlc" "$FB" --survey sim:tlc,subpage-write=1ms
+ok "tlc: the card has subpage-write=1ms" grep -q '^card: sim:.*,subpage-write=1ms,' <<<"$OUT"
+ok "tlc: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
+ok "both: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
+expect_status 0 "-b 4K sim:" "$FB" --survey -b 4K sim:
+ok "-b 4K: no small keys" not grep -qE '^card: sim:.*(subpage-write|small-)' <<<"$OUT"
+ok "-b 4K: none noted either" not grep -qE '^card: not in the spec.*(subpage-write|small-buffer)' <<<"$OUT"
+expect_status 0 "sim:" "$FB" --survey sim:
+ok "sim: no small keys" not grep -qE '^card: sim:.*(subpage-write|small-)' <<<"$OUT"
+ok "sim: no block below the page, said" grep -q '^card: not in the spec.* subpage-write: the survey wrote no block below the page' <<<"$OUT"
+ok "sim: cmd-overhead and cache never fitted, said" grep -q 'cache, cmd-overhead: the survey measures none of them (a write cache only a long sustained write fills; a command.s overhead is within read-lat and write-lat)$' <<<"$OUT"
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
