@@ -25,8 +25,7 @@ void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct 
 void fit_small_first(const struct fit_input *in, struct oaf_verdict *v, struct fit_card *c);
 /* subpage-write, small-buffer and small-merge, given the writes' keys (fit_small.c); with
  * twins (t not NULL), the first one's lines tell what else the small lines paid. */
-void fit_small(const struct fit_input *in, const struct oaf_verdict *v, const struct fit_twins *t,
-	       struct fit_card *c);
+void fit_small(const struct fit_input *in, const struct fit_twins *t, struct fit_card *c);
 /* A line of size bytes pays a sub-page write or a buffer's merges as c has them: it tells
  * the other write keys nothing (false for every line where c has neither). */
 bool fit_small_skip(const struct fit_card *c, uint64_t size);

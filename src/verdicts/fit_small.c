@@ -196,16 +196,23 @@ static void merges(const struct fit_input *in, const struct fit_twins *t, const 
 		d[i] = x[i];
 }
 
+/* A linear probe of 2 erase blocks or more that reached below the page (whatever the
+ * family judged it: a buffer's merges may make it look slow). */
+static bool small_probe(const struct fit_probe *p, const struct fit_card *c)
+{
+	return !p->random && p->nr >= 2 && p->agg.n >= 2 &&
+	       (double)p->agg.size[p->agg.n - 1] < c->v[FK_PAGE];
+}
+
 /*
  * small-buffer, small-merge from the linear probes of 2 erase blocks or
- * more that collect nothing (fast, or in a merge regime the buffer's
- * merges may make): the largest line that pays over the probe of 1 in
- * every such probe (one whose erase blocks a probe before left half
- * written pays in larger lines too), and the median of what the lines
- * up to it pay.
+ * more that reached below the page: the largest line that pays over the
+ * probe of 1 in every such probe (one whose erase blocks a probe before
+ * left half written pays in larger lines too), and the median of what the
+ * lines up to it pay. A probe whose every line pays (a merge regime of the
+ * log, a collection) tells nothing.
  */
-static void fit_buffer(const struct fit_input *in, const struct oaf_verdict *v,
-		       const struct fit_twins *t, struct fit_card *c)
+static void fit_buffer(const struct fit_input *in, const struct fit_twins *t, struct fit_card *c)
 {
 	const struct fit_probe *one = c->known[FK_PAGE] ? fit_probe_of(in, 1, false) : NULL;
 	double d[FIT_PROBES * OA_MAX_LINES];
@@ -215,10 +222,9 @@ static void fit_buffer(const struct fit_input *in, const struct oaf_verdict *v,
 
 	for (size_t i = 0; one && i < in->nprobe; i++) {
 		const struct fit_probe *p = &in->probe[i];
-		enum oaf_kind kind = oaf_kind_of(v, p->nr);
 		uint64_t s;
 
-		if (p->random || p->nr < 2 || p->agg.n < 2 || (kind != OAF_FAST && kind != OAF_MERGE))
+		if (!small_probe(p, c))
 			continue;
 		s = buffered(&p->agg, &one->agg, c->v[FK_PAGE], d + nd, &k, &next);
 		if (s == UINT64_MAX)
@@ -229,11 +235,9 @@ static void fit_buffer(const struct fit_input *in, const struct oaf_verdict *v,
 	/* (the merges of the lines up to the size every probe paid at) */
 	for (size_t i = 0; any && size && i < in->nprobe; i++) {
 		const struct fit_probe *p = &in->probe[i];
-		enum oaf_kind kind = oaf_kind_of(v, p->nr);
 		uint64_t s;
 
-		if (p->random || p->nr < 2 || p->agg.n < 2 || (kind != OAF_FAST && kind != OAF_MERGE) ||
-		    (s = buffered(&p->agg, &one->agg, c->v[FK_PAGE], d + nd, &k, &next)) == UINT64_MAX)
+		if (!small_probe(p, c) || (s = buffered(&p->agg, &one->agg, c->v[FK_PAGE], d + nd, &k, &next)) == UINT64_MAX)
 			continue;
 		while (k && p->agg.size[p->agg.n - k] > size)
 			k--;
@@ -243,8 +247,8 @@ static void fit_buffer(const struct fit_input *in, const struct oaf_verdict *v,
 	}
 	fit_lack(c, FK_SMALL_MERGE, NULL);
 	if (!any)
-		fit_lack(c, FK_SMALL_BUFFER, "no linear probe of 2 erase blocks or more that "
-			 "collects nothing, beside one of 1 (with small-merge)");
+		fit_lack(c, FK_SMALL_BUFFER, "no linear probe of 2 erase blocks or more whose "
+			 "lines below the page tell it, beside one of 1 (with small-merge)");
 	else if (!size || !nd)
 		fit_lack(c, FK_SMALL_BUFFER, NULL);	/* (no small line pays: none, the default) */
 	else {
@@ -254,8 +258,7 @@ static void fit_buffer(const struct fit_input *in, const struct oaf_verdict *v,
 	}
 }
 
-void fit_small(const struct fit_input *in, const struct oaf_verdict *v, const struct fit_twins *t,
-	       struct fit_card *c)
+void fit_small(const struct fit_input *in, const struct fit_twins *t, struct fit_card *c)
 {
 	if (!c->known[FK_WRITE_LAT] || !c->known[FK_WRITE_BW] || c->v[FK_WRITE_BW] <= 0) {
 		fit_lack(c, FK_SUBPAGE, "no write rate");
@@ -264,7 +267,7 @@ void fit_small(const struct fit_input *in, const struct oaf_verdict *v, const st
 		return;
 	}
 	fit_subpage(in, t, c);
-	fit_buffer(in, v, t, c);
+	fit_buffer(in, t, c);
 }
 
 /*
@@ -288,10 +291,10 @@ void fit_small_first(const struct fit_input *in, struct oaf_verdict *v, struct f
 			*c = *w;
 		free(w);
 	}
-	fit_small(in, v, NULL, c);
+	fit_small(in, NULL, c);
 	if (!c->known[FK_SUBPAGE] && !c->known[FK_SMALL_BUFFER])
 		return;
 	fit_judge_linear(in, c, v);
 	fit_writes(in, v, c);
-	fit_small(in, v, NULL, c);
+	fit_small(in, NULL, c);
 }

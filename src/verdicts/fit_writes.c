@@ -386,7 +386,7 @@ bool fit_card_twins(const struct fit_input *card, const struct vf_facts *f,
 	if (ok) {
 		store(c, p, var, used);
 		/* (what the small lines pay beyond their writes, on the writes' keys as now) */
-		fit_small(card, v, t, c);
+		fit_small(card, t, c);
 		if (fit_copies(l, n, p, q, qvar)) {
 			fit_set(c, FK_COPY_BW, 1e9 / q[COL_COPIED]);
 			c->se[FK_COPY_BW] = sqrt(qvar[COL_COPIED]) / q[COL_COPIED] * c->v[FK_COPY_BW];
