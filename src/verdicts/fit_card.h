@@ -37,20 +37,28 @@
  *   log-merge       starts, and what a write pays there beyond the
  *                   cheapest N's cost (judged on the lines above a
  *                   small-write buffer: its merges are not the log's)
- *   subpage-write   the probe of 1 erase block's lines below the page:
- *                   what a write pays beyond write-lat + s / write-bw
- *                   (fit_small.c); left out, unnoted, where they pay
- *                   nothing, and noted where the survey wrote no block
- *                   below the page (its --blocksize is the page or more)
- *   small-buffer,   the fast probes of 2 erase blocks or more whose
- *   small-merge     smallest lines alone pay more than the probe of 1's
- *                   (a buffered write to another erase block than the
- *                   one before merges): the largest such line, and what
- *                   its writes pay beyond the probe of 1's; unnoted where
- *                   no line pays (a buffer below the block size, or none)
- *                   Lines below the page (subpage-write seen) and those
- *                   of the buffer are left out of write-lat, write-bw and
- *                   copy-bw, and of the random probes' reading
+ *   subpage-write   the probe of 1 erase block's lines that write part
+ *                   of a page (below it, or 3 x 2^n bytes across its
+ *                   boundaries): what a write pays beyond write-lat +
+ *                   s / write-bw, these two read off the lines of whole
+ *                   pages (fit_small.c); with twins, what it pays beyond
+ *                   the first twin's same line (erases and all alike);
+ *                   left out, unnoted, where those lines pay nothing,
+ *                   and noted where the survey wrote no such line (its
+ *                   --blocksize is the page or more)
+ *   small-buffer,   the linear probes of 2 erase blocks or more whose
+ *   small-merge     smallest lines below the page alone pay more than
+ *                   the probe of 1's, each about as much (a buffered
+ *                   write to another erase block than the one before
+ *                   merges, whatever its size): the largest such line
+ *                   (a note names the next, which it did not take), and
+ *                   what its writes pay beyond the probe of 1's; unnoted
+ *                   where no line pays (a buffer below the block size,
+ *                   or none)
+ *                   The lines these two tell of are left out of
+ *                   write-lat, write-bw, copy-bw and the random probes'
+ *                   reading, and the linear family is judged again
+ *                   without them
  *   random-evict    0 (the sim's rule), unless the survey's twin reaches
  *                   the card's verdicts closer with 1 (survey_twin.h): an
  *                   erase block written out of order when the random slots
