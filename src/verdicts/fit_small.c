@@ -246,9 +246,13 @@ static void fit_buffer(const struct fit_input *in, const struct fit_twins *t, st
 		next = p->agg.size[p->agg.n - k - 1];
 	}
 	fit_lack(c, FK_SMALL_MERGE, NULL);
-	if (!any)
-		fit_lack(c, FK_SMALL_BUFFER, "no linear probe of 2 erase blocks or more whose "
-			 "lines below the page tell it, beside one of 1 (with small-merge)");
+	/* (where no line of the probe of 1 is below the page either, subpage-write's note
+	 * says so for both) */
+	if (!any && one && (double)one->agg.size[one->agg.n - 1] < c->v[FK_PAGE])
+		fit_lack(c, FK_SMALL_BUFFER, "no linear probe of 2 erase blocks or more reached "
+			 "below the page (with small-merge)");
+	else if (!any)
+		fit_lack(c, FK_SMALL_BUFFER, NULL);
 	else if (!size || !nd)
 		fit_lack(c, FK_SMALL_BUFFER, NULL);	/* (no small line pays: none, the default) */
 	else {
