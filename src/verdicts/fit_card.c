@@ -302,21 +302,25 @@ static int random_as_linear(const struct fit_input *in, const struct oaf_verdict
 	if (!lin || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW])
 		return -1;
 	copy = e * 1e9 / c->v[FK_WRITE_BW];
-	for (size_t i = p->agg.n > 3 ? 3 : 2; i < p->agg.n; i++)
-		for (size_t k = 0; k < lin->agg.n; k++) {
-			double s = (double)p->agg.size[i], x;
+	/* (buffered writes collect in no order: their lines tell no slot; a sub-page write
+	 * costs its peer as much, but a small line's error, times its many writes, looks
+	 * like a copy: the lines of whole pages first) */
+	for (int pass = 0; pass < 2 && !seen; pass++) {
+		for (size_t i = p->agg.n > 3 ? 3 : 2; i < p->agg.n; i++)
+			for (size_t k = 0; k < lin->agg.n; k++) {
+				double s = (double)p->agg.size[i], x;
 
-			/* (buffered writes collect in no order: their lines tell no slot; a
-			 * sub-page write costs its peer as much) */
-			if (lin->agg.size[k] != p->agg.size[i] || fit_buffered(c, p->agg.size[i]))
-				continue;
-			x = oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k);
-			if (i == 2 && (s < page || x * e / s > FIT_RANDOM_COPIES * copy))
-				return s < page ? -1 : 0;
-			x -= page_pad(e, page, s, c->v[FK_WRITE_BW]);
-			worst = fmax(worst, x * e / s * p->nr / copy);
-			seen = 1;
-		}
+				if (lin->agg.size[k] != p->agg.size[i] ||
+				    (pass ? fit_buffered : fit_small_skip)(c, p->agg.size[i]))
+					continue;
+				x = oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k);
+				if (i == 2 && (s < page || x * e / s > FIT_RANDOM_COPIES * copy))
+					return s < page ? -1 : 0;
+				x -= page_pad(e, page, s, c->v[FK_WRITE_BW]);
+				worst = fmax(worst, x * e / s * p->nr / copy);
+				seen = 1;
+			}
+	}
 	if (!seen)
 		return -1;
 	return worst > FIT_RANDOM_COPY ? 0 : worst < FIT_RANDOM_NONE ? 1 : -1;
