@@ -451,11 +451,13 @@ static double rows_distance(const struct fit_input *card, const struct fit_input
 	return (isfinite(d) ? d : 0) + probe_distance(card, twin);
 }
 
-/* The spec kept: the fewest verdicts missed, then the rows closest to the card's. */
+/* The spec kept: the fewest verdicts missed, then the rows closest to the card's;
+ * in_last: the twin's run last holds is its (no other twin ran since). */
 struct kept {
 	struct fit_card c;
 	unsigned misses;
 	double d;
+	bool in_last;
 };
 
 /* Run c's twin and keep c when it does better than k (false: the twin did not run). */
@@ -471,7 +473,8 @@ static bool try_spec(const struct fb_opts *o, uint64_t page, const struct fit_in
 		return false;
 	twin_judge(card, cf, tw, &j);
 	d = rows_distance(card, &tw->in);
-	if (misses(&j) < k->misses || (misses(&j) == k->misses && d < k->d)) {
+	k->in_last = misses(&j) < k->misses || (misses(&j) == k->misses && d < k->d);
+	if (k->in_last) {
 		k->c = *c;
 		k->misses = misses(&j);
 		k->d = d;
@@ -506,13 +509,17 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 	if (ran && k->misses) {
 		*c = k->c;
 		choose_fat(o, page, card, cf, false, c, last);
+		k->in_last = false;	/* (last holds choose_fat's last count's run) */
 		if (memcmp(&k->c, c, sizeof(*c)) != 0)
 			try_spec(o, page, card, cf, c, last, k);
 	}
-	/* the kept spec's own run, for the fidelity line */
-	if (ran && memcmp(&k->c, c, sizeof(*c)) != 0) {
+	/* the kept spec's own run, for the fidelity line (not another's: the twin line and
+	 * its judgement are the printed card's) */
+	if (ran && !k->in_last) {
 		*c = k->c;
 		ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
+	} else if (ran) {
+		*c = k->c;
 	}
 	free(k);
 	return ran ? 0 : -1;

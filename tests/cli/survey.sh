@@ -157,6 +157,16 @@ for kv in open-au=12 fat-aus=0 log-aus=4; do
 	ok "logstick: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
 done
 
+# fakecard's 6 MiB card: the first line of its smallest slow probe collects where
+# the twin's does not; that line tells no erase time (it made erase-time=1.32s and
+# left copy-bw out): copy-bw 12 MiB/s (12.58M/s), the erase left to the twin's default.
+expect_status 0 "6 MiB survey" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/026-6mib-survey.txt"
+ok "6 MiB: copy-bw within 10% of 12.58M/s" grep -qE '^card: sim:.*,copy-bw=1[1-3](\.[0-9]+)?M/s,' <<<"$OUT"
+ok "6 MiB: no erase-time of seconds" [ -z "$(grep -E '^card: sim:.*,erase-time=[0-9.]+s,' <<<"$OUT")" ]
+for kv in erase=6MiB page=8KiB open-au=3 open-au-random=1 fat-aus=0; do
+	ok "6 MiB: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
+done
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
