@@ -267,14 +267,30 @@ static double probe_distance(const struct fit_input *card, const struct fit_inpu
 static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS,
 					  FK_RANDOM_EVICT };
 
-/* c with the fat-aus count fat (at most cap of the search's erase blocks in it):
- * the open keys as the fit reads them with it. */
+/* The slot counts the twin's rounds move (refine_round), and the least each may be. */
+static const enum fit_key slot_keys[] = { FK_OPEN_AU, FK_OPEN_AU_RANDOM };
+static const double slot_least[] = { 1, 0 };
+
+/*
+ * c with the fat-aus count fat (at most cap of the search's erase blocks in it):
+ * the open keys as the fit reads them with it, the slot counts moved by as much
+ * as the twin's rounds moved c's from the fit's at c's own count. (The fit reads
+ * a slot count from a probe's cost by a rule the card's history can cross:
+ * fakecard sd4m's random probe of 3 pays a merge of a slot the probe before
+ * held, read as collecting, so open-au-random 2; the rounds' twin made it 3,
+ * and the FAT counts tried after the rounds undid that, each twin missing the
+ * random bracket as the first.)
+ */
 static void with_fat(const struct fit_input *card, const struct vf_facts *cf, unsigned fat,
 		     unsigned cap, const struct fit_card *c, struct fit_card *t)
 {
-	struct fit_card f;
+	struct fit_card f, g;
 
 	fit_card_fat(card, cf, fat, cap, &f);
+	if (c->known[FK_FAT_AUS])
+		fit_card_fat(card, cf, (unsigned)c->v[FK_FAT_AUS], c->fat_cap, &g);
+	else
+		fit_card(card, cf, &g);
 	*t = *c;
 	t->fat_cap = cap;
 	for (size_t i = 0; i < sizeof(open_keys) / sizeof(open_keys[0]); i++) {
@@ -284,6 +300,12 @@ static void with_fat(const struct fit_input *card, const struct vf_facts *cf, un
 		t->v[k] = f.v[k];
 		t->why[k] = f.why[k];
 		t->nalt[k] = 0;
+	}
+	for (size_t i = 0; i < sizeof(slot_keys) / sizeof(slot_keys[0]); i++) {
+		enum fit_key k = slot_keys[i];
+
+		if (t->known[k] && c->known[k] && g.known[k])
+			t->v[k] = fmax(slot_least[i], f.v[k] + c->v[k] - g.v[k]);
 	}
 }
 

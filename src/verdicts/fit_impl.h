@@ -18,6 +18,9 @@ void fit_lack(struct fit_card *c, enum fit_key k, const char *why);
 void fit_judge_linear(const struct fit_input *in, struct oaf_verdict *v);
 /* write-lat and write-bw from the fast linear probes (erase-time left out). */
 void fit_writes(const struct fit_input *in, const struct oaf_verdict *v, struct fit_card *c);
+/* open-au-random from the random probes against their linear peers (fit_random.c). */
+void fit_random(const struct fit_input *in, const struct vf_facts *f, const struct oaf_verdict *v,
+		struct fit_card *c);
 /* copy-bw from the smallest slow linear probe, given the writes' keys. */
 void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
 

@@ -167,6 +167,19 @@ for kv in erase=6MiB page=8KiB open-au=3 open-au-random=1 fat-aus=0; do
 	ok "6 MiB: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
 done
 
+# fakecard logstick again (12 open AUs, all random-capable, merges of its log from 5):
+# random probes that pay the merges as their linear peers do, a percent or two
+# apart, are not collecting: open-au-random=12.
+expect_status 0 "logstick 027" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/027-logstick-survey.txt"
+for kv in open-au=12 open-au-random=12 log-aus=4; do
+	ok "logstick 027: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
+done
+# fakecard sd4m: the random count the twin's rounds found survives the FAT-area
+# counts tried after them, and with it fakecard's rule for the random victim.
+expect_status 0 "sd4m 028" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/028-sd4m-survey.txt"
+ok "sd4m 028: open-au-random=3, random-evict=1" \
+	grep -q '^card: sim:.*,open-au=5,open-au-random=3,fat-aus=0,random-evict=1,' <<<"$OUT"
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"
