@@ -228,6 +228,7 @@ static bool one_card(struct truth *t, struct twin_result *card, struct twin_resu
 		       card->facts.oa[1].slow, card->facts.oa_runs[1], card->facts.ff.state,
 		       card->facts.ff.area, c.v[FK_OPEN_AU], c.v[FK_OPEN_AU_RANDOM], c.v[FK_FAT_AUS]);
 	if (getenv("FB_FIT_VERBOSE")) {
+		printf("spec: sim:%s\n", spec);
 		print_probes(&card->in);
 		printf("twin: lin %u/%u rnd %u/%u (runs %u) ff %d/%u\n", twin->facts.oa[0].fast,
 		       twin->facts.oa[0].slow, twin->facts.oa[1].fast, twin->facts.oa[1].slow,
