@@ -191,6 +191,15 @@ static bool shift(struct fit_card *c, enum fit_key k, double card, double twin, 
 	return true;
 }
 
+/*
+ * The copy rate the twins' copies told is trusted unless the twin's slow
+ * probe collects this many times cheaper or dearer than the card's: then
+ * the twins' history was not the card's (test_fit FB_FIT_SEED=3's card
+ * seed=53190: the twin's lines of 16 erase blocks collected at half the
+ * card's cost, copy-bw +119%).
+ */
+#define TWIN_COPY_APART 1.5
+
 /* One round: the keys moved by what the twin of c missed; false when nothing moved. */
 static bool refine_round(const struct fit_input *card, const struct vf_facts *cf,
 			 const struct twin_result *tw, struct fit_card *c)
@@ -211,10 +220,13 @@ static bool refine_round(const struct fit_input *card, const struct vf_facts *cf
 		if (card->fat_cols && c->v[FK_FAT_AUS] > card->fat_cols)
 			c->v[FK_FAT_AUS] = card->fat_cols;
 	}
-	/* (copy-bw from the twins' copies, refit_writes(), has its standard error) */
-	if (c->known[FK_COPY_BW] && !c->se[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
-	    (b = extra_cost(&tw->in, cf->oa[0].slow)) > 0 && fabs(b / a - 1) > 0.02) {
+	/* (copy-bw from the twins' copies, refit_writes(), has its standard error: moved
+	 * only where the twin's collections cost not the card's, TWIN_COPY_APART apart) */
+	if (c->known[FK_COPY_BW] && cf->oa[0].slow && (a = extra_cost(card, cf->oa[0].slow)) > 0 &&
+	    (b = extra_cost(&tw->in, cf->oa[0].slow)) > 0 &&
+	    fabs(log(b / a)) > (c->se[FK_COPY_BW] ? log(TWIN_COPY_APART) : 0.02)) {
 		c->v[FK_COPY_BW] *= b / a;
+		c->se[FK_COPY_BW] = 0;
 		moved = true;
 	}
 	return moved;
@@ -267,14 +279,30 @@ static double probe_distance(const struct fit_input *card, const struct fit_inpu
 static const enum fit_key open_keys[] = { FK_FAT_AUS, FK_OPEN_AU, FK_OPEN_AU_RANDOM, FK_LOG_AUS,
 					  FK_RANDOM_EVICT };
 
-/* c with the fat-aus count fat (at most cap of the search's erase blocks in it):
- * the open keys as the fit reads them with it. */
+/* The slot counts the twin's rounds move (refine_round), and the least each may be. */
+static const enum fit_key slot_keys[] = { FK_OPEN_AU, FK_OPEN_AU_RANDOM };
+static const double slot_least[] = { 1, 0 };
+
+/*
+ * c with the fat-aus count fat (at most cap of the search's erase blocks in it):
+ * the open keys as the fit reads them with it, the slot counts moved by as much
+ * as the twin's rounds moved c's from the fit's at c's own count. (The fit reads
+ * a slot count from a probe's cost by a rule the card's history can cross:
+ * fakecard sd4m's random probe of 3 pays a merge of a slot the probe before
+ * held, read as collecting, so open-au-random 2; the rounds' twin made it 3,
+ * and the FAT counts tried after the rounds undid that, each twin missing the
+ * random bracket as the first.)
+ */
 static void with_fat(const struct fit_input *card, const struct vf_facts *cf, unsigned fat,
 		     unsigned cap, const struct fit_card *c, struct fit_card *t)
 {
-	struct fit_card f;
+	struct fit_card f, g;
 
 	fit_card_fat(card, cf, fat, cap, &f);
+	if (c->known[FK_FAT_AUS])
+		fit_card_fat(card, cf, (unsigned)c->v[FK_FAT_AUS], c->fat_cap, &g);
+	else
+		fit_card(card, cf, &g);
 	*t = *c;
 	t->fat_cap = cap;
 	for (size_t i = 0; i < sizeof(open_keys) / sizeof(open_keys[0]); i++) {
@@ -284,6 +312,12 @@ static void with_fat(const struct fit_input *card, const struct vf_facts *cf, un
 		t->v[k] = f.v[k];
 		t->why[k] = f.why[k];
 		t->nalt[k] = 0;
+	}
+	for (size_t i = 0; i < sizeof(slot_keys) / sizeof(slot_keys[0]); i++) {
+		enum fit_key k = slot_keys[i];
+
+		if (t->known[k] && c->known[k] && g.known[k])
+			t->v[k] = fmax(slot_least[i], f.v[k] + c->v[k] - g.v[k]);
 	}
 }
 
@@ -453,11 +487,13 @@ static double rows_distance(const struct fit_input *card, const struct fit_input
 	return (isfinite(d) ? d : 0) + probe_distance(card, twin);
 }
 
-/* The spec kept: the fewest verdicts missed, then the rows closest to the card's. */
+/* The spec kept: the fewest verdicts missed, then the rows closest to the card's;
+ * in_last: the twin's run last holds is its (no other twin ran since). */
 struct kept {
 	struct fit_card c;
 	unsigned misses;
 	double d;
+	bool in_last;
 };
 
 /* Run c's twin and keep c when it does better than k (false: the twin did not run). */
@@ -473,7 +509,8 @@ static bool try_spec(const struct fb_opts *o, uint64_t page, const struct fit_in
 		return false;
 	twin_judge(card, cf, tw, &j);
 	d = rows_distance(card, &tw->in);
-	if (misses(&j) < k->misses || (misses(&j) == k->misses && d < k->d)) {
+	k->in_last = misses(&j) < k->misses || (misses(&j) == k->misses && d < k->d);
+	if (k->in_last) {
 		k->c = *c;
 		k->misses = misses(&j);
 		k->d = d;
@@ -508,13 +545,17 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 	if (ran && k->misses) {
 		*c = k->c;
 		choose_fat(o, page, card, cf, false, c, last);
+		k->in_last = false;	/* (last holds choose_fat's last count's run) */
 		if (memcmp(&k->c, c, sizeof(*c)) != 0)
 			try_spec(o, page, card, cf, c, last, k);
 	}
-	/* the kept spec's own run, for the fidelity line */
-	if (ran && memcmp(&k->c, c, sizeof(*c)) != 0) {
+	/* the kept spec's own run, for the fidelity line (not another's: the twin line and
+	 * its judgement are the printed card's) */
+	if (ran && !k->in_last) {
 		*c = k->c;
 		ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
+	} else if (ran) {
+		*c = k->c;
 	}
 	free(k);
 	return ran ? 0 : -1;

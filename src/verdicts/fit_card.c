@@ -141,6 +141,32 @@ static void fit_geometry(const struct fit_input *in, const struct vf_facts *f, s
  */
 #define FIT_JITTER_MAX 5.0
 #define FIT_MIN_SPAN 0.94
+
+/*
+ * The standard errors of read-lat and read-bw: the fastest of n reads
+ * uniform in [1 - j, 1 + j] scatters by about the gap between the
+ * fastest two, 2 j / (n + 1) of the read's time, (1 - FIT_MIN_SPAN) j.
+ * Where a read's bytes take little of its time (a page of 4 KiB at
+ * 70M/s is 60 us of an 800 us read), the sweep's slope, the rate, is
+ * told no closer than that scatter over the sweep's span of bytes: the
+ * key is then rough (fit_rough), not wrong.
+ */
+static void read_errors(const double *x, const double *y, size_t n, double j, double b,
+			struct fit_card *c)
+{
+	double mx = 0, sxx = 0, sd = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		mx += x[i] / (double)n;
+		sd += j * (1 - FIT_MIN_SPAN) * y[i] / (double)n;
+	}
+	for (size_t i = 0; i < n; i++)
+		sxx += (x[i] - mx) * (x[i] - mx);
+	if (sxx <= 0)
+		return;
+	c->se[FK_READ_BW] = sd / sqrt(sxx) / b * c->v[FK_READ_BW];
+	c->se[FK_READ_LAT] = sd * sqrt(1 / (double)n + mx * mx / sxx);
+}
 static void fit_reads(const struct fit_input *in, struct fit_card *c)
 {
 	double x[FIT_READS], y[FIT_READS], j[FIT_READS], a, b;
@@ -161,6 +187,7 @@ static void fit_reads(const struct fit_input *in, struct fit_card *c)
 	fit_set(c, FK_READ_LAT, a);
 	fit_set(c, FK_READ_BW, 1e9 / b);
 	fit_set(c, FK_JITTER, fmin(FIT_JITTER_MAX, 100 * stats_median(j, n)));
+	read_errors(x, y, n, c->v[FK_JITTER] / 100, b, c);
 }
 
 const struct fit_probe *fit_probe_of(const struct fit_input *in, unsigned nr, bool random)
@@ -229,143 +256,6 @@ unsigned fit_in_fat(const struct fit_input *in, const struct fit_card *c, unsign
 	for (unsigned i = 0; i < n; i++)
 		k += off + (uint64_t)i * FIT_SPACING * e < fat;
 	return (unsigned)k;
-}
-
-/*
- * The linear probe a random probe of nr erase blocks is held against:
- * nr's own, else the smallest larger one the linear family found fast
- * (a merge regime's cost is then in both), else the largest smaller one.
- */
-static const struct fit_probe *linear_peer(const struct fit_input *in, const struct oaf_verdict *v,
-					   unsigned nr)
-{
-	const struct fit_probe *up = NULL, *down = NULL, *p;
-
-	for (size_t i = 0; i < in->nprobe; i++) {
-		p = &in->probe[i];
-		if (p->random || p->agg.n < 2)
-			continue;
-		if (p->nr == nr)
-			return p;
-		if (p->nr > nr && oaf_kind_of(v, p->nr) == OAF_FAST && (!up || p->nr < up->nr))
-			up = p;
-		if (p->nr < nr && (!down || p->nr > down->nr))
-			down = p;
-	}
-	return up ? up : down;
-}
-
-/*
- * What a random-mode erase block pays per write of s bytes beyond a
- * linear write of them: it writes whole pages (sim_model.h), the pages
- * the chunks of an erase block touch on average (a chunk of 3 x 2^n bytes
- * crosses page boundaries).
- */
-static double page_pad(double erase, double page, double s, double bw)
-{
-	uint64_t p = (uint64_t)page, len = (uint64_t)s, n = 0, pages = 0;
-
-	if (!p || !len || bw <= 0)
-		return 0;
-	for (uint64_t o = 0; o + len <= (uint64_t)erase; o += len, n++)
-		pages += (o + len - 1) / p - o / p + 1;
-	return n ? fmax(0, (double)pages / (double)n * page - s) * 1e9 / bw : 0;
-}
-
-/*
- * Does the random probe write as its linear peer (its erase blocks all
- * in random-write slots)? Its first two lines (one and two writes per
- * erase block) write forward; the third turns an erase block with a
- * slot to random mode on its first backward write (and may pay for
- * slots the probes before still held: their erase blocks are copied
- * whole as they give them back). From the fourth line on an erase block
- * with a slot pays only its pages (page_pad), one without collects on
- * its backward writes, a copy of most of an erase block each. So what a
- * line costs over its peer, in all (a write's excess times the line's
- * writes), is about nothing when every erase block has a slot and a
- * copy or more when one has none: collecting above FIT_RANDOM_COPY of
- * a copy at the write rate (no copy is slower in the model), as linear
- * below FIT_RANDOM_NONE. With no fourth line the third is read as
- * before: FIT_RANDOM_COPIES copies a line per erase block collect.
- * 1: as linear, 0: collects, -1: nothing to tell (no peer, too few lines).
- */
-#define FIT_RANDOM_COPY 0.5
-#define FIT_RANDOM_NONE 0.25
-#define FIT_RANDOM_COPIES 2.0
-static int random_as_linear(const struct fit_input *in, const struct oaf_verdict *v,
-			    const struct fit_card *c, const struct fit_probe *p)
-{
-	const struct fit_probe *lin = linear_peer(in, v, p->nr);
-	double page = c->known[FK_PAGE] ? c->v[FK_PAGE] : 0, copy, e = c->v[FK_ERASE], worst = 0;
-	int seen = 0;
-
-	if (!lin || !c->known[FK_ERASE] || !c->known[FK_WRITE_BW])
-		return -1;
-	copy = e * 1e9 / c->v[FK_WRITE_BW];
-	/* (buffered writes collect in no order: their lines tell no slot; a sub-page write
-	 * costs its peer as much, but a small line's error, times its many writes, looks
-	 * like a copy: the lines of whole pages first) */
-	for (int pass = 0; pass < 2 && !seen; pass++) {
-		for (size_t i = p->agg.n > 3 ? 3 : 2; i < p->agg.n; i++)
-			for (size_t k = 0; k < lin->agg.n; k++) {
-				double s = (double)p->agg.size[i], x;
-
-				if (lin->agg.size[k] != p->agg.size[i] ||
-				    (pass ? fit_buffered : fit_small_skip)(c, p->agg.size[i]))
-					continue;
-				x = oa_write_ns(&p->agg, i) - oa_write_ns(&lin->agg, k);
-				if (i == 2 && (s < page || x * e / s > FIT_RANDOM_COPIES * copy))
-					return s < page ? -1 : 0;
-				x -= page_pad(e, page, s, c->v[FK_WRITE_BW]);
-				worst = fmax(worst, x * e / s * p->nr / copy);
-				seen = 1;
-			}
-	}
-	if (!seen)
-		return -1;
-	return worst > FIT_RANDOM_COPY ? 0 : worst < FIT_RANDOM_NONE ? 1 : -1;
-}
-
-/*
- * open-au-random from the random probes themselves, not the random
- * family's bracket: the family judges each N against the fewest N's cost,
- * so a card with no random-write slot (every N collecting alike) gets the
- * linear bracket back. The count is the largest N written as linear, with
- * every N probed below it as linear and N + 1 probed and collecting.
- */
-static void fit_random(const struct fit_input *in, const struct vf_facts *f,
-		       const struct oaf_verdict *v, struct fit_card *c)
-{
-	const struct oa_bracket *lin = &f->oa[0];
-	unsigned fast = 0, slow = 0, top = lin->slow == lin->fast + 1 ? lin->fast : 0;
-	bool mixed = false, any = false;
-
-	for (size_t i = 0; i < in->nprobe; i++) {
-		const struct fit_probe *p = &in->probe[i];
-		int r;
-
-		/* (above the linear count, linear writes collect too: nothing to tell) */
-		any |= p->random;
-		if (!p->random || p->nr > top || (r = random_as_linear(in, v, c, p)) < 0)
-			continue;
-		if (r && p->nr > fast)
-			fast = p->nr;
-		if (!r && (!slow || p->nr < slow))
-			slow = p->nr;
-	}
-	mixed = slow && fast > slow;
-	/* (the probes' erase blocks in the FAT area take random writes without a slot; the
-	 * random search writes the first N erase blocks, no cap) */
-	if (slow && slow == fast + 1 && !mixed)
-		fit_set(c, FK_OPEN_AU_RANDOM, fast - fit_in_fat(in, c, fast));
-	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
-		/* (every open erase block takes random writes: the count is open-au's) */
-		fit_set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
-	else if (!any)
-		fit_lack(c, FK_OPEN_AU_RANDOM, "no random probe (the random search did not run)");
-	else
-		fit_lack(c, FK_OPEN_AU_RANDOM, mixed ? "a random probe collected below one that did not"
-		     : "no random probe of N written as linear next to one of N + 1 collecting");
 }
 
 static void fit_open(const struct fit_input *in, const struct vf_facts *f,

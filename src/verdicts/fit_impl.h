@@ -34,6 +34,9 @@ bool fit_buffered(const struct fit_card *c, uint64_t size);
 double fit_subpage_ns(const struct fit_card *c, uint64_t size);
 /* The first complete probe of nr erase blocks in that order (NULL: none). */
 const struct fit_probe *fit_probe_of(const struct fit_input *in, unsigned nr, bool random);
+/* open-au-random from the random probes against their linear peers (fit_random.c). */
+void fit_random(const struct fit_input *in, const struct vf_facts *f, const struct oaf_verdict *v,
+		struct fit_card *c);
 /* copy-bw from the smallest slow linear probe, given the writes' keys. */
 void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
 

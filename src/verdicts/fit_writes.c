@@ -99,6 +99,19 @@ static bool unlike(const struct wline *l)
 }
 
 /*
+ * A line (of either order) where the twin copied nothing and the card
+ * paid far more: the card collected where the twin did not (fakecard's
+ * 6 MiB card: the first line of its smallest slow probe collects, the
+ * twin's opens its erase blocks without; taken as the line's one erase,
+ * it made erase-time 1.32s and left no copy for copy-bw). Its cost tells
+ * neither its erases nor its copies.
+ */
+static bool collected_alone(const struct wline *l)
+{
+	return l->z[COL_COPIED] <= 0 && l->y > FIT_RANDOM_LIKE * l->twin;
+}
+
+/*
  * Each line's noise: its jitter, and its rate's rounding, which lines of
  * one size printing the same rate share (the same error, not g of them:
  * the g lines tell as much of it as one, each its variance g times).
@@ -152,7 +165,7 @@ static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *
 			e->jit = jitter / 100 / sqrt(3 * m);
 			e->round = rounding(p->agg.rate[k]);
 			if (!t || (twin_line(t, tp, k, p->agg.size[k], m, e) &&
-				   !(p->random && unlike(e))))
+				   !(p->random && unlike(e)) && !collected_alone(e)))
 				n++;
 		}
 	}

@@ -190,6 +190,29 @@ ok "sim: no small keys" not grep -qE '^card: sim:.*(subpage-write|small-)' <<<"$
 ok "sim: no block below the page, said" grep -q '^card: not in the spec.* subpage-write: the survey wrote no block below the page' <<<"$OUT"
 ok "sim: cmd-overhead and cache never fitted, said" grep -q 'cache, cmd-overhead: the survey measures none of them (a write cache only a long sustained write fills; a command.s overhead is within read-lat and write-lat)$' <<<"$OUT"
 
+# fakecard's 6 MiB card: the first line of its smallest slow probe collects where
+# the twin's does not; that line tells no erase time (it made erase-time=1.32s and
+# left copy-bw out): copy-bw 12 MiB/s (12.58M/s), the erase left to the twin's default.
+expect_status 0 "6 MiB survey" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/026-6mib-survey.txt"
+ok "6 MiB: copy-bw within 10% of 12.58M/s" grep -qE '^card: sim:.*,copy-bw=1[1-3](\.[0-9]+)?M/s,' <<<"$OUT"
+ok "6 MiB: no erase-time of seconds" [ -z "$(grep -E '^card: sim:.*,erase-time=[0-9.]+s,' <<<"$OUT")" ]
+for kv in erase=6MiB page=8KiB open-au=3 open-au-random=1 fat-aus=0; do
+	ok "6 MiB: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
+done
+
+# fakecard logstick again (12 open AUs, all random-capable, merges of its log from 5):
+# random probes that pay the merges as their linear peers do, a percent or two
+# apart, are not collecting: open-au-random=12.
+expect_status 0 "logstick 027" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/027-logstick-survey.txt"
+for kv in open-au=12 open-au-random=12 log-aus=4; do
+	ok "logstick 027: $kv" grep -q "^card: sim:.*,$kv," <<<"$OUT"
+done
+# fakecard sd4m: the random count the twin's rounds found survives the FAT-area
+# counts tried after them, and with it fakecard's rule for the random victim.
+expect_status 0 "sd4m 028" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/028-sd4m-survey.txt"
+ok "sd4m 028: open-au-random=3, random-evict=1" \
+	grep -q '^card: sim:.*,open-au=5,open-au-random=3,fat-aus=0,random-evict=1,' <<<"$OUT"
+
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
 ok "60M: a card without the random keys" grep -q '^card: sim:.*,open-au=5,' <<<"$OUT"

@@ -275,6 +275,19 @@ static void judge_small(const struct truth *t, const struct fit_card *c, enum fi
 		       (unsigned long long)(t->bs ? t->bs : 16 * KiB), t->spec);
 }
 
+/* Each open-AU probe's lines, as the time a write took (µs). */
+static void print_probes(const struct fit_input *in)
+{
+	for (size_t i = 0; i < in->nprobe; i++) {
+		const struct fit_probe *p = &in->probe[i];
+
+		printf("  %s N=%u:", p->random ? "rnd" : "lin", p->nr);
+		for (size_t k = 0; k < p->agg.n; k++)
+			printf(" %.0f", oa_write_ns(&p->agg, k) / 1000);
+		printf("\n");
+	}
+}
+
 static bool one_card(struct truth *t, struct twin_result *card, struct twin_result *twin)
 {
 	struct fb_opts o;
@@ -329,14 +342,14 @@ static bool one_card(struct truth *t, struct twin_result *card, struct twin_resu
 		       card->facts.oa[0].fast, card->facts.oa[0].slow, card->facts.oa[1].fast,
 		       card->facts.oa[1].slow, card->facts.oa_runs[1], card->facts.ff.state,
 		       card->facts.ff.area, c.v[FK_OPEN_AU], c.v[FK_OPEN_AU_RANDOM], c.v[FK_FAT_AUS]);
-	if (getenv("FB_FIT_VERBOSE"))
-		for (size_t i = 0; i < card->in.nprobe; i++) {
-			const struct fit_probe *p = &card->in.probe[i];
-			printf("  %s N=%u:", p->random ? "rnd" : "lin", p->nr);
-			for (size_t k = 0; k < p->agg.n; k++)
-				printf(" %.0f", oa_write_ns(&p->agg, k) / 1000);
-			printf("\n");
-		}
+	if (getenv("FB_FIT_VERBOSE")) {
+		printf("spec: sim:%s\n", spec);
+		print_probes(&card->in);
+		printf("twin: lin %u/%u rnd %u/%u (runs %u) ff %d/%u\n", twin->facts.oa[0].fast,
+		       twin->facts.oa[0].slow, twin->facts.oa[1].fast, twin->facts.oa[1].slow,
+		       twin->facts.oa_runs[1], twin->facts.ff.state, twin->facts.ff.area);
+		print_probes(&twin->in);
+	}
 	CHECK(j.same);
 	if (!j.same)
 		printf("  the twin sim:%s of sim:%s: erase %d page %d linear %d random %d fat %d\n",
@@ -387,8 +400,12 @@ int main(int argc, char **argv)
 	if (cards > MAX_CARDS)
 		cards = MAX_CARDS;
 	CHECK(card && twin);
-	for (unsigned i = 0; card && twin && i < cards; i++)
+	for (unsigned i = 0; card && twin && i < cards; i++) {
+		/* (FB_FIT_ONLY: one_card passes over the others) */
+		if (getenv("FB_FIT_VERBOSE") && !getenv("FB_FIT_ONLY"))
+			printf("card %u of the draw\n", i);
 		same += one_card(&t, card, twin);
+	}
 	print_errors();
 	printf("fit: the twin reached the card's verdicts on %u of %u cards\n", same, cards);
 	/* left out only where a verdict was not sure: the geometry never */
