@@ -12,6 +12,7 @@
 #define FB_FACTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "verdicts/verdict_results.h"
