@@ -212,6 +212,13 @@ done
 expect_status 0 "sd4m 028" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/028-sd4m-survey.txt"
 ok "sd4m 028: open-au-random=3, random-evict=1" \
 	grep -q '^card: sim:.*,open-au=5,open-au-random=3,fat-aus=0,random-evict=1,' <<<"$OUT"
+# fakecard fat4, README's transcript: the FAT area and no random slot, read back
+# from the saved run as the live one fitted them, and its rates within 5%.
+expect_status 0 "fat4 029" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/029-fat4-survey-preserve.txt"
+ok "fat4 029: counts" grep -q '^card: sim:.*,open-au=3,open-au-random=0,fat-aus=4,' <<<"$OUT"
+ok "fat4 029: write-bw and copy-bw of 20MiB/s (20.97M/s) within 5%" \
+	grep -qE '^card: sim:.*,write-bw=(19\.[9]|20\.[0-9]|21\.[0-9])M/s,copy-bw=(19\.[9]|20\.[0-9]|21\.[0-9])M/s,' <<<"$OUT"
+ok "fat4 029: the card line is the output's last" [ "$(tail -1 <<<"$OUT" | cut -c1-10)" = "card: sim:" ]
 
 # A survey cut short still fits what it measured, and says what it could not.
 expect_status 0 "sd: --max-write=60M" "$FB" --survey --max-write=60M sim:
