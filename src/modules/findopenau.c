@@ -456,13 +456,37 @@ static unsigned next_probe(struct fau *f, unsigned max, bool *look)
 	return 0;
 }
 
+/*
+ * The search ends when its probes do not settle: one N probed a third
+ * time, or more probes than a bisection over every N with each probed
+ * twice would need. Each probe of N is decided by the others' verdicts
+ * (the family judges every N against the cheapest), so a card whose
+ * costs sit between the rules' bands can move the bracket with every
+ * probe: a card with collections 17 times cheaper than a copy
+ * (sim:write-lat=1.36ms,write-bw=24.3M/s,copy-bw=268M/s,open-au=2) made
+ * the search go back to 3, 4, 7 and 13 for ever, writing 732GiB in the
+ * erase blocks it announced. Bounded, it reports the bracket so far.
+ */
+#define FAU_MAX_REPEAT 3
+#define FAU_MAX_PROBES 48
+static const char *unsettled(const struct fau *f, unsigned n, unsigned probes)
+{
+	if (f->probed[n] >= FAU_MAX_REPEAT)
+		return "the probes do not settle (an N probed a third time)";
+	if (probes >= FAU_MAX_PROBES)
+		return "the probes do not settle (48 probes)";
+	return NULL;
+}
+
 static int search(struct fau *f, unsigned max)
 {
-	unsigned n = 1;
+	unsigned n = 1, probes = 0;
 	bool look = false;
 	int c, r = FB_OK;
 
 	while (n && !f->limit) {
+		if ((f->limit = unsettled(f, n, probes++)) != NULL)
+			break;
 		if ((r = probe(f, n, look, &c)) != FB_OK || c < 0)
 			break;
 		f->looking = false;

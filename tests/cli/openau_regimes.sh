@@ -178,6 +178,16 @@ ok "look above at 8: no write outside the regions" [ -z "$(grep 'internal error'
 ok "look above at 8: a collection there (5 open AUs)" \
 	grep -q "^verdict: open AUs (linear): 1 fast, 8 slow (2 inconclusive); " <<<"$OUT"
 
+# A search whose probes do not settle ends, and says so: collections 17 times
+# cheaper than a copy moved the bracket with every probe, and the search went
+# back to 3, 4, 7 and 13 for ever (732GiB written in its announced erase blocks).
+expect_status 0 "unsettled search ends" timeout 60 "$FB" --find-open-au -e 4M \
+	'sim:write-lat=1.36ms,write-bw=24.3M/s,copy-bw=268M/s,open-au=2'
+ok "unsettled: said" grep -qx 'find-open-au: the probes do not settle (an N probed a third time): the bracket above is what was found so far' <<<"$OUT"
+ok "unsettled: at most 48 probes ($(grep -c '^probe: ' <<<"$OUT"))" [ "$(grep -c '^probe: ' <<<"$OUT")" -le 48 ]
+ok "unsettled: no N probed more than 3 times" \
+	[ "$(grep '^probe: ' <<<"$OUT" | sort | uniq -c | awk '$1 > m { m = $1 } END { print m + 0 }')" -le 3 ]
+
 # ---- docs/openau.md: every example is this build's output
 n=0
 while IFS= read -r cmd; do
