@@ -218,7 +218,7 @@ static void fit_buffer(const struct fit_input *in, const struct fit_twins *t, st
 	double d[FIT_PROBES * OA_MAX_LINES];
 	uint64_t size = UINT64_MAX, next = 0;
 	size_t nd = 0, k;
-	bool any = false;
+	bool any = false, reached = false;
 
 	for (size_t i = 0; one && i < in->nprobe; i++) {
 		const struct fit_probe *p = &in->probe[i];
@@ -226,6 +226,7 @@ static void fit_buffer(const struct fit_input *in, const struct fit_twins *t, st
 
 		if (!small_probe(p, c))
 			continue;
+		reached = true;
 		s = buffered(&p->agg, &one->agg, c->v[FK_PAGE], d + nd, &k, &next);
 		if (s == UINT64_MAX)
 			continue;
@@ -248,7 +249,13 @@ static void fit_buffer(const struct fit_input *in, const struct fit_twins *t, st
 	fit_lack(c, FK_SMALL_MERGE, NULL);
 	/* (where no line of the probe of 1 is below the page either, subpage-write's note
 	 * says so for both) */
-	if (!any && one && (double)one->agg.size[one->agg.n - 1] < c->v[FK_PAGE])
+	if (!any && reached)
+		/* (a merge regime of the log, or collections: every line pays, a buffer
+		 * cannot show) */
+		fit_lack(c, FK_SMALL_BUFFER, "the probes of 2 erase blocks or more paid alike on "
+			 "every line, whole pages too (a merge of the card's log): a buffer could "
+			 "not show (with small-merge)");
+	else if (!any && one && (double)one->agg.size[one->agg.n - 1] < c->v[FK_PAGE])
 		fit_lack(c, FK_SMALL_BUFFER, "no linear probe of 2 erase blocks or more reached "
 			 "below the page (with small-merge)");
 	else if (!any)

@@ -177,11 +177,16 @@ ok "small buffer: the twin reaches the card's verdicts" grep -q "$twin_same" <<<
 expect_status 0 "both" "$FB" --survey -b 4K sim:page=32K,subpage-write=1ms,small-buffer=8K,small-merge=20ms,jitter=3
 ok "both: the card has both" grep -qE '^card: sim:.*,subpage-write=(9[0-9][0-9]µs|1(\.[0-9]+)?ms),small-buffer=8KiB,small-merge=(19|20|21)(\.[0-9]+)?ms,' <<<"$OUT"
 ok "both: the buffer's bounds, said" grep -qx 'card: small-buffer=8KiB is the largest block the probes buffered, the next 16KiB not: the buffer takes 8KiB or more, less than 16KiB' <<<"$OUT"
+ok "both: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
+# A merge regime of the log from 2: every small line pays as the whole pages do, so a
+# buffer could not show, and the note says that (it said no probe reached below the page).
+expect_status 0 "log from 2, -b 4K" "$FB" --survey -b 4K sim:log-aus=1,log-merge=5ms
+ok "log from 2: the note on small-buffer says why" grep -q '^card: not in the spec.* small-buffer: the probes of 2 erase blocks or more paid alike on every line, whole pages too' <<<"$OUT"
+ok "log from 2: not that no probe reached below the page" not grep -q 'small-buffer: no linear probe of 2 erase blocks or more reached' <<<"$OUT"
 # 6MiB erase blocks: lines of 3 x 2^n bytes; a 24KiB line writes part of its 16KiB pages
 expect_status 0 "tlc" "$FB" --survey sim:tlc,subpage-write=1ms
 ok "tlc: the card has subpage-write=1ms" grep -q '^card: sim:.*,subpage-write=1ms,' <<<"$OUT"
 ok "tlc: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
-ok "both: the twin reaches the card's verdicts" grep -q "$twin_same" <<<"$OUT"
 expect_status 0 "-b 4K sim:" "$FB" --survey -b 4K sim:
 ok "-b 4K: no small keys" not grep -qE '^card: sim:.*(subpage-write|small-)' <<<"$OUT"
 ok "-b 4K: none noted either" not grep -qE '^card: not in the spec.*(subpage-write|small-buffer)' <<<"$OUT"
