@@ -160,6 +160,9 @@ int parse_rate(const char *s, uint64_t *bps)
 	memcpy(num, s, n - 2);
 	num[n - 2] = '\0';
 	n -= 2;
+	/* (a rate below 1K/s prints as "47B/s": fmt_rate's output reads back) */
+	if (n > 1 && num[n - 1] == 'B')
+		num[--n] = '\0';
 	m = strchr(mult, toupper((unsigned char)num[n - 1]));
 	if (m) {
 		for (const char *q = mult; q <= m; q++)

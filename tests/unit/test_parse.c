@@ -93,6 +93,9 @@ int main(void)
 	CHECK(parse_rate("22M/s", &v) == 0 && v == 22000000ull);
 	CHECK(parse_rate("1.5K/s", &v) == 0 && v == 1500ull);
 	CHECK(parse_rate("500/s", &v) == 0 && v == 500ull);
+	/* what fmt_rate prints below 1K/s reads back (a fitted card's spec) */
+	CHECK(parse_rate("47B/s", &v) == 0 && v == 47ull);
+	CHECK(parse_rate("B/s", &v) < 0);
 	CHECK(parse_rate("2G/s", &v) == 0 && v == 2000000000ull);
 	CHECK(parse_rate("20M", &v) == 0 && v == 20971520ull);
 	CHECK(parse_rate("M/s", &v) < 0 && parse_rate("/s", &v) < 0 && parse_rate("x/s", &v) < 0);
