@@ -37,6 +37,9 @@ const struct fit_probe *fit_probe_of(const struct fit_input *in, unsigned nr, bo
 /* open-au-random from the random probes against their linear peers (fit_random.c). */
 void fit_random(const struct fit_input *in, const struct vf_facts *f, const struct oaf_verdict *v,
 		struct fit_card *c);
+/* The relative noise of line k of probe p, per write: the card's jitter (percent) over the
+ * line's writes, and its rate printed to three digits (fit_writes.c). */
+void fit_line_noise(const struct fit_probe *p, size_t k, double jitter, double *jit, double *round);
 /* copy-bw from the smallest slow linear probe, given the writes' keys. */
 void fit_copy(const struct fit_input *in, const struct vf_facts *f, struct fit_card *c);
 

@@ -87,11 +87,10 @@ static double page_pad(double erase, double page, double s, double bw)
  */
 static double line_noise(const struct fit_probe *p, size_t i, double jitter)
 {
-	double y = oa_write_ns(&p->agg, i), rate = p->agg.rate[i];
-	double m = (double)p->nr * (double)p->agg.size[0] / (double)p->agg.size[i];
-	double round = rate > 0 ? pow(10, floor(log10(rate)) - 2) / rate / sqrt(12) : 0;
+	double jit, round;
 
-	return y * hypot(jitter / 100 / sqrt(3 * m), round);
+	fit_line_noise(p, i, jitter, &jit, &round);
+	return oa_write_ns(&p->agg, i) * hypot(jit, round);
 }
 static int random_as_linear(const struct fit_input *in, const struct oaf_verdict *v,
 			    const struct fit_card *c, const struct fit_probe *p)

@@ -45,6 +45,16 @@ static double rounding(double rate)
 	return rate > 0 ? pow(10, floor(log10(rate)) - 2) / rate / sqrt(12) : 0;
 }
 
+/* A line writes its first line's size to each erase block, in m writes: the jitter over
+ * them (uniform, relative), and its rate's rounding. */
+void fit_line_noise(const struct fit_probe *p, size_t k, double jitter, double *jit, double *round)
+{
+	double m = (double)p->nr * (double)p->agg.size[0] / (double)p->agg.size[k];
+
+	*jit = jitter / 100 / sqrt(3 * m);
+	*round = rounding(p->agg.rate[k]);
+}
+
 /*
  * Line k (m writes of size bytes) as the three twins paid it: the first
  * as the spec said, the second with its erases t->erase[1] each, the
@@ -162,8 +172,7 @@ static size_t write_lines(const struct fit_input *in, const struct oaf_verdict *
 			e->z[COL_LAT] = 1;
 			e->z[COL_BYTES] = (double)p->agg.size[k];
 			e->y = oa_write_ns(&p->agg, k);
-			e->jit = jitter / 100 / sqrt(3 * m);
-			e->round = rounding(p->agg.rate[k]);
+			fit_line_noise(p, k, jitter, &e->jit, &e->round);
 			if (!t || (twin_line(t, tp, k, p->agg.size[k], m, e) &&
 				   !(p->random && unlike(e)) && !collected_alone(e)))
 				n++;
