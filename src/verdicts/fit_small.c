@@ -158,20 +158,21 @@ static uint64_t buffered(const struct oa_run *p, const struct oa_run *one, doubl
 	*nd = 0;
 	while (k > 0) {
 		size_t j = 0;
+		double x;
 
 		while (j < one->n && one->size[j] != p->size[k - 1])
 			j++;
-		if (j == one->n || !stands_out(oa_write_ns(p, k - 1) - oa_write_ns(one, j),
-					       oa_write_ns(one, j)))
+		if (j == one->n)
 			break;
-		if (*nd && (oa_write_ns(p, k - 1) - oa_write_ns(one, j) > FIT_MERGE_SAME * d[0] ||
-			    FIT_MERGE_SAME * (oa_write_ns(p, k - 1) - oa_write_ns(one, j)) < d[0]))
+		x = oa_write_ns(p, k - 1) - oa_write_ns(one, j);
+		if (!stands_out(x, oa_write_ns(one, j)) ||
+		    (*nd && (x > FIT_MERGE_SAME * d[0] || FIT_MERGE_SAME * x < d[0])))
 			break;
 		/* (a buffer for writes below the page: where a line of whole pages pays as much,
 		 * every write does, a merge regime of the log) */
 		if ((double)p->size[k - 1] >= page)
 			return UINT64_MAX;
-		d[(*nd)++] = oa_write_ns(p, k - 1) - oa_write_ns(one, j);
+		d[(*nd)++] = x;
 		k--;
 	}
 	*next = k ? p->size[k - 1] : 0;
