@@ -551,11 +551,10 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 	}
 	/* the kept spec's own run, for the fidelity line (not another's: the twin line and
 	 * its judgement are the printed card's) */
-	if (ran && !k->in_last) {
+	if (ran) {
 		*c = k->c;
-		ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
-	} else if (ran) {
-		*c = k->c;
+		if (!k->in_last)
+			ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
 	}
 	free(k);
 	return ran ? 0 : -1;
