@@ -119,15 +119,18 @@ void ac_line(struct ac_state *s, const char *line)
 /*
  * The card as the survey fitted it: the pure fit, then refined on its
  * twins (survey_twin.h), which run the survey's tests again as the survey
- * ran them (its erase size, the searches' start it said or the default).
+ * ran them (its erase size, the searches' start it said or the default),
+ * and how close the twin came, as the survey says it.
  */
 void ac_end(const struct ac_state *s)
 {
 	const struct vf_facts *f = vf_get();
 	struct twin_result *twin = calloc(1, sizeof(*twin));
 	uint64_t e = s->in.erase, page = f->align && f->va.page_state == VA_FOUND ? f->va.page : 0;
+	struct twin_judgement j;
 	struct fb_opts o;
 	struct fit_card c;
+	bool ran = false;
 
 	if (s->survey) {
 		fit_card(&s->in, f, &c);
@@ -136,9 +139,13 @@ void ac_end(const struct ac_state *s)
 			o.erasesize = e;
 			o.erasesize_set = true;
 			o.offset = s->in.offset ? s->in.offset : ((16ull << 20) + e - 1) / e * e;
-			twin_refine(&o, page, &s->in, f, &c, twin);
+			ran = twin_refine(&o, page, &s->in, f, &c, twin) == 0;
 		}
 		fit_card_print(&c);
+		if (ran) {
+			twin_judge(&s->in, f, twin, &j);
+			twin_print(&j, f, twin);
+		}
 	}
 	free(twin);
 }

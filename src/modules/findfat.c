@@ -10,6 +10,7 @@
 
 #include "core/engine.h"
 #include "modules/au_write.h"
+#include "modules/findfat.h"
 #include "core/units.h"
 #include "core/progress.h"
 #include "modules/test.h"
@@ -41,6 +42,16 @@ static unsigned fat_nr;
 static void find_fat_defaults(void)
 {
 	fat_nr = 6;
+}
+
+unsigned findfat_nr(void)
+{
+	return fat_nr;
+}
+
+void findfat_set_nr(unsigned n)
+{
+	fat_nr = n;
 }
 
 /* Each erase block's column as printed; complete: every size measured. */

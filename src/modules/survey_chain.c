@@ -5,6 +5,7 @@
 #include "core/engine.h"
 #include "core/stats.h"
 #include "core/units.h"
+#include "modules/findfat.h"
 #include "modules/survey_chain.h"
 #include "modules/test.h"
 #include "verdicts/facts.h"
@@ -122,6 +123,51 @@ static bool fat_fits(const struct fb_opts *o, const struct fb_opts *left)
 	return false;
 }
 
+static unsigned fat_nr_fixed;
+
+void survey_fat_nr_fix(unsigned n)
+{
+	fat_nr_fixed = n;
+}
+
+unsigned survey_fat_nr(unsigned random_fast)
+{
+	unsigned n = random_fast + SURVEY_FAT_AREA + 1;
+
+	if (fat_nr_fixed)
+		return fat_nr_fixed;
+	if (random_fast + 2 > SURVEY_FAT_MAX)
+		return SURVEY_FAT_MIN;
+	return n < SURVEY_FAT_MIN ? SURVEY_FAT_MIN : n > SURVEY_FAT_MAX ? SURVEY_FAT_MAX : n;
+}
+
+/* find-fat --random on survey_fat_nr() erase blocks, and why that many. */
+static int fat_run(const struct fb_opts *o, struct fb_opts *left, struct target *t,
+		   uint64_t written, uint64_t spent)
+{
+	unsigned slots = vf_get()->oa[1].fast, n = survey_fat_nr(slots), was = findfat_nr();
+	int r = FB_OK;
+
+	if (!budget_left(o, left, "find-fat", written, spent))
+		return FB_OK;
+	findfat_set_nr(n);
+	if (fat_fits(o, left)) {
+		if (slots + 1 >= n)
+			out_note("survey: find-fat --random with the erase size found, on %u erase "
+				 "blocks: an area in front of the card's %u random-write slots cannot "
+				 "show", n, slots);
+		else if (n > SURVEY_FAT_MIN)
+			out_note("survey: find-fat --random with the erase size found, on %u erase "
+				 "blocks: beyond the card's %u random-write slots, an area of up to %u "
+				 "shows", n, slots, n - slots - 1);
+		else
+			out_note("survey: find-fat --random with the erase size found");
+		r = test_find_fat.run(left, t);
+	}
+	findfat_set_nr(was);
+	return r;
+}
+
 int survey_searches(const struct fb_opts *o, struct target *t, uint64_t written, uint64_t spent)
 {
 	const struct vf_facts *f = vf_get();
@@ -147,8 +193,5 @@ int survey_searches(const struct fb_opts *o, struct target *t, uint64_t written,
 	if ((r = test_find_open_au.run(&left, t)) != FB_OK)
 		return r;
 	/* find-fat in random order: linear writes rarely show a FAT-optimised area */
-	if (!budget_left(o, &left, "find-fat", written, spent) || !fat_fits(o, &left))
-		return FB_OK;
-	out_note("survey: find-fat --random with the erase size found");
-	return test_find_fat.run(&left, t);
+	return fat_run(o, &left, t, written, spent);
 }

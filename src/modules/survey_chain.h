@@ -41,10 +41,26 @@ uint64_t survey_align_bs(const struct fb_opts *o, const struct target *t);
  */
 int survey_reads(const struct fb_opts *o, struct target *t, uint64_t page);
 /*
+ * find-fat's erase blocks in the survey. In random order each erase block
+ * after a FAT area collects garbage only when more of them than the card's
+ * random-write slots take turns (the random search's fast count), so the
+ * survey tests SURVEY_FAT_AREA + 1 more than those slots, at least
+ * find-fat's default and at most SURVEY_FAT_MAX (announced before the first
+ * write); where even that many cannot show an area, find-fat's default.
+ */
+#define SURVEY_FAT_MIN 6u
+#define SURVEY_FAT_AREA 4u
+#define SURVEY_FAT_MAX 10u
+unsigned survey_fat_nr(unsigned random_fast);
+/* From now on find-fat tests n erase blocks whatever the random count (a
+ * twin's survey: as many as the card's did; 0: by the count again). */
+void survey_fat_nr_fix(unsigned n);
+/*
  * After the linear search: the search in random order and find-fat
  * --random, each with what --max-write and --max-time leave (written
  * and spent: what the chain had written and spent before its start),
- * stopped early when no linear count was fast.
+ * stopped early when no linear count was fast. find-fat tests
+ * survey_fat_nr() erase blocks.
  */
 int survey_searches(const struct fb_opts *o, struct target *t, uint64_t written, uint64_t spent);
 

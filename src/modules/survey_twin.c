@@ -529,6 +529,9 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 		return -1;
 	k->misses = ~0u;
 	k->d = INFINITY;
+	/* (the twins' find-fat tests as many erase blocks as the card's did; a
+	 * saved survey edited to thousands: as many as the fit reads) */
+	survey_fat_nr_fix(card->fat_cols < FIT_FAT_COLS ? card->fat_cols : FIT_FAT_COLS);
 	choose_fat(o, page, card, cf, true, c, last);
 	/* (again on the refitted rates: the brackets of a count's twin depend on them) */
 	if (refit_writes(o, page, card, cf, c, last))
@@ -556,6 +559,7 @@ int twin_refine(const struct fb_opts *o, uint64_t page, const struct fit_input *
 		if (!k->in_last)
 			ran = twin_survey(o, fit_card_spec(c, spec, sizeof(spec)), page, last) == 0;
 	}
+	survey_fat_nr_fix(0);
 	free(k);
 	return ran ? 0 : -1;
 }

@@ -1,7 +1,9 @@
 /* Reading a find-fat table: see verdict_findfat.h. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/stats.h"
 #include "core/units.h"
 #include "core/out.h"
 #include "verdicts/facts.h"
@@ -77,6 +79,67 @@ static void area(const struct oa_run *cols, size_t ncol, size_t k, struct ff_res
 		 cols[ohi].rate[last] > 0 ? cols[lo].rate[last] / cols[ohi].rate[last] : 1e9);
 }
 
+/* How much longer than the slowest of the first k the fastest of the others
+ * takes to write line j's erase block, ns (0: not longer); its rates. */
+static double gap(const struct oa_run *cols, size_t ncol, size_t k, size_t j, double *fast,
+		  double *slow)
+{
+	double e = (double)oa_erase(&cols[0]) * 1e9, f = 1e300, w = 0;
+
+	for (size_t i = 0; i < ncol; i++)
+		if (i < k)
+			f = fmin(f, cols[i].rate[j]);
+		else
+			w = fmax(w, cols[i].rate[j]);
+	*fast = f, *slow = w;
+	return w > 0 && f > w ? e / w - e / f : 0;
+}
+
+/*
+ * The erase blocks after the first k each take an erase-block copy's worth
+ * longer per line than the slowest of the first k, in each of the last
+ * FF_COPY_LINES lines (and in the band of lines above them that do too):
+ * they collect garbage once per erase block written, the first k do not. (A card with random-write slots collects once for
+ * each erase block written in random order beyond them: each then writes
+ * at half its rate or so when a copy costs what writing the block does,
+ * short of FF_FACTOR however clear.) Fills res and returns true.
+ */
+static bool copy_each(const struct oa_run *cols, size_t ncol, size_t k, struct ff_result *res)
+{
+	size_t n = cols[0].n, from = n, at = n;
+	uint64_t erase = oa_erase(&cols[0]);
+	double best = 0, least = 1e300, gaps[OA_MAX_LINES], fast = 0, slow = 0, copy, f, w, g;
+	char s[FB_FMT_LEN], t[FB_FMT_LEN], z[FB_FMT_LEN], a[FB_FMT_LEN], b[FB_FMT_LEN],
+	     c[FB_FMT_LEN], r[FB_FMT_LEN], x[FB_FMT_LEN], q[FB_FMT_LEN], m[FB_FMT_LEN],
+	     l[FB_FMT_LEN];
+
+	for (size_t i = 0; i < k; i++)
+		best = fmax(best, oa_best_rate(&cols[i]));
+	copy = oa_copy_ns(erase, best);
+	if (copy <= 0)
+		return false;
+	while (from > 0 && oa_level_class(g = gap(cols, ncol, k, from - 1, &f, &w), copy) == OA_SLOW) {
+		gaps[--from] = g;
+		if (g < least)
+			least = g, fast = f, slow = w, at = from;
+	}
+	if (n - from < FF_COPY_LINES)
+		return false;
+	res->state = FF_AREA;
+	res->area = (unsigned)k;
+	snprintf(res->why, sizeof(res->why), "the first %zu of %zu erase blocks (%s): from %s "
+		 "to %s each of the others takes about %s longer to write (at least %s: %s "
+		 "against %s at %s), an erase-block copy's worth (%s: %s at %s): they collect "
+		 "garbage, the first do not", k, ncol, fmt_size(z, sizeof(z), erase * k),
+		 fmt_size(s, sizeof(s), cols[0].size[from]), fmt_size(t, sizeof(t), cols[0].size[n - 1]),
+		 fmt_time(m, sizeof(m), stats_median(gaps + from, n - from)),
+		 fmt_time(x, sizeof(x), least), fmt_rate(a, sizeof(a), slow),
+		 fmt_rate(b, sizeof(b), fast), fmt_size(l, sizeof(l), cols[0].size[at]),
+		 fmt_time(c, sizeof(c), copy), fmt_size(r, sizeof(r), erase),
+		 fmt_rate(q, sizeof(q), best));
+	return true;
+}
+
 void ff_judge(const struct oa_run *cols, size_t ncol, bool random, struct ff_result *res)
 {
 	size_t last, lo, hi;
@@ -98,6 +161,9 @@ void ff_judge(const struct oa_run *cols, size_t ncol, bool random, struct ff_res
 			return;
 		}
 	}
+	for (size_t k = ncol - 1; k >= 1; k--)
+		if (copy_each(cols, ncol, k, res))
+			return;
 	span(cols, 0, ncol, &lo, &hi);
 	fmt_size(s, sizeof(s), cols[0].size[last]);
 	fmt_rate(a, sizeof(a), cols[lo].rate[last]);

@@ -7,7 +7,9 @@
  *
  * The rule: at the smallest block size, the first k erase blocks each
  * write at least FF_FACTOR times faster than every later one. No erase
- * block that much faster or slower than another: no such area. A spread
+ * block that much faster or slower than another: no such area. Or, by
+ * the size of the cost: the later erase blocks each take a collection's
+ * worth longer per line (FF_COPY_LINES), the first k do not. A spread
  * that does not start at the front: uncertain. Linear writes rarely
  * show the area (they are cheap everywhere), so with them "none" is
  * only "none seen".
@@ -22,6 +24,10 @@
 #include "verdicts/verdict_results.h"	/* struct ff_result */
 
 #define FF_FACTOR 2.0
+/* Or: in each of the last FF_COPY_LINES lines, every later erase block
+ * takes an erase-block copy's worth longer (verdict_openau.h's OA_GC_COPY
+ * of one at the first k's best rate) than the slowest of the first k. */
+#define FF_COPY_LINES 3
 
 
 /* cols[i]: erase block i's rates (complete: reached the smallest size). */

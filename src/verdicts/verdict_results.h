@@ -72,7 +72,7 @@ struct ff_result {
 	enum ff_state state;
 	unsigned area;		/* FF_AREA: erase blocks at the start that stay fast */
 	bool random;		/* written with --random */
-	char why[320];
+	char why[400];
 };
 
 #endif

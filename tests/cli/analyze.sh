@@ -190,6 +190,11 @@ for f in "$LIVE"/*.txt; do
 	fi
 done
 ok "fakecard fat4 --random: the first 4 found" grep -q '^verdict: FAT-optimised area (random): the first 4 of 6 ' "$LIVE/fat4-findfat-random.txt"
+# (random-write slots: the later erase blocks write at half the rate, short of
+# FF_FACTOR; each pays an erase-block copy per line, which names the area)
+"$FB" --analyze "$LIVE/sd4m-fat2-findfat-random.txt" >"$TMP/out" 2>/dev/null
+ok "fakecard sd4m --fat-aus=2: the first 2 named by the copy the others pay" grep -q \
+	"^verdict: FAT-optimised area (random): the first 2 of 6 erase blocks (8MiB): from 512KiB to 16KiB each of the others takes about 20[0-9]ms longer to write (at least 19[0-9]ms: .*), an erase-block copy's worth (203ms: 4MiB at 20.7M/s)" "$TMP/out"
 
 # ---- saved output of live runs: the same verdicts
 check_same() {	# LABEL FLASHBENCH-ARGS...: live verdicts == verdicts of --analyze on the saved output

@@ -44,11 +44,27 @@ expect_status 0 "fat" "$FB" --survey sim:fat
 ok "fat: find-fat --random ran" grep -q '^survey: find-fat --random with the erase size found' <<<"$OUT"
 ok "fat: the area named" grep -q '^verdict: FAT-optimised area (random): the first 2 of 6 erase blocks (8MiB)' <<<"$OUT"
 ok "fat: left to FAT in the layout" grep -qx 'start=16384, size=4177920, type=L' <<<"$OUT"
+ok "fat: no random slot, find-fat's 6 erase blocks" grep -qx 'survey: find-fat --random with the erase size found' <<<"$OUT"
+
+# find-fat tests 5 more erase blocks than the card's random-write slots: in
+# random order those after an area collect only when more than the slots
+# take turns (an LRU card, random-evict=1), so 6 would hide this area of 4
+expect_status 0 "fat behind slots" "$FB" --survey sim:sd,fat-aus=4,random-evict=1
+ok "fat behind slots: says why 8" grep -qx "survey: find-fat --random with the erase size found, on 8 erase blocks: beyond the card's 3 random-write slots, an area of up to 4 shows" <<<"$OUT"
+ok "fat behind slots: 8 columns" [ "$(sed -n '/^survey: find-fat/{n;p;q}' <<<"$OUT" | awk -F'\t' '{print NF}')" = 9 ]
+ok "fat behind slots: the area of 4 named" grep -q '^verdict: FAT-optimised area (random): the first 4 of 8 erase blocks (16MiB): ' <<<"$OUT"
+ok "fat behind slots: the card has fat-aus=4" grep -q '^card: sim:.*,fat-aus=4,' <<<"$OUT"
+ok "fat behind slots: the announcement holds the 10 find-fat may test" \
+	grep -q '^flashbench: will overwrite 376MiB in 85 regions' <<<"$("$FB" --survey sim:sd,fat-aus=4,random-evict=1 2>&1 >/dev/null)"
+"$FB" -f -r --fat-nr=6 sim:sd,fat-aus=4,random-evict=1 >"$TMP/ff6" 2>&1
+ok "fat behind slots: 6 erase blocks would not show it" grep -q '^verdict: no FAT-optimised area seen (random)' "$TMP/ff6"
+expect_status 0 "fat, 9 slots" "$FB" --survey sim:sd,open-au=12,open-au-random=9
+ok "fat, 9 slots: says an area cannot show" grep -qx "survey: find-fat --random with the erase size found, on 6 erase blocks: an area in front of the card's 9 random-write slots cannot show" <<<"$OUT"
 
 # --max-write: the whole chain stays within it; what does not fit is skipped, and said.
 expect_status 0 "budget" "$FB" --survey --max-write=80M sim:
 ok "budget: the random search had what was left" grep -q '^survey: the open-AU search in random order' <<<"$OUT"
-ok "budget: find-fat skipped, said" grep -qE '^survey: find-fat not run: it may write 216MiB, --max-write leaves [0-9.]+[KM]iB$' <<<"$OUT"
+ok "budget: find-fat skipped, said" grep -qE '^survey: find-fat not run: it may write [0-9]+MiB, --max-write leaves [0-9.]+[KM]iB$' <<<"$OUT"
 total=$(sed -n 's/^find-open-au: wrote \([0-9.]*\)MiB in .*/\1/p' <<<"$OUT" | awk '{ t += $1 } END { print t + 0 }')
 ok "budget: both searches wrote at most 80MiB ($total)" awk -v t="$total" 'BEGIN { exit !(t <= 80) }'
 "$FB" --survey --max-write=80M --format=json sim: >"$TMP/s.json" 2>/dev/null
@@ -117,6 +133,8 @@ ok "fat: csv: the card's line last, before the status" \
 for f in fat.txt fat.json; do
 	expect_status 0 "fat: --analyze $f" "$FB" --analyze "$TMP/$f"
 	ok "fat: --analyze $f: the survey's card, last" [ "$(tail -n 1 <<<"$OUT")" = "card: $card" ]
+	ok "fat: --analyze $f: the twin's line, as the survey's" \
+		grep -qx "twin: -a 39 of 39 rows within the card's noise; erase block and page as the card; open AUs linear 3/4 and random 0/1 as the card; FAT area as the card; N=1 rows within 0%; reads within 0[.0-9]*%" <<<"$OUT"
 	expect_status 0 "fat: --analyze $f --advise" "$FB" --analyze "$TMP/$f" --advise
 	ok "fat: --analyze $f --advise: the card once, after the advice" \
 		[ "$(grep -c '^card: sim:' <<<"$OUT"):$(tail -n 1 <<<"$OUT")" = "1:card: $card" ]
@@ -217,6 +235,8 @@ done
 expect_status 0 "sd4m 028" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/028-sd4m-survey.txt"
 ok "sd4m 028: open-au-random=3, random-evict=1" \
 	grep -q '^card: sim:.*,open-au=5,open-au-random=3,fat-aus=0,random-evict=1,' <<<"$OUT"
+ok "sd4m 028: the twin reaches the random count and the FAT verdict" \
+	grep -q "^twin: .*random 3/4 as the card; FAT area as the card;" <<<"$OUT"
 # fakecard fat4, README's transcript: the FAT area and no random slot, read back
 # from the saved run as the live one fitted them, and its rates within 5%.
 expect_status 0 "fat4 029" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/029-fat4-survey-preserve.txt"

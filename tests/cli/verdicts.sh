@@ -123,4 +123,7 @@ expect_status 0 "find-fat --random, no random AUs" "$FB" -f -r -b 64K sim:fat,fa
 ok "find-fat: stops when every column collects garbage" grep -q '^stopped: every write costs' <<<"$OUT"
 expect_status 0 "find-fat --random with a FAT area" "$FB" -f -r -b 64K sim:fat
 ok "find-fat: the FAT area stays fast, no stop" not grep -q '^stopped' <<<"$OUT"
+expect_status 0 "find-fat --random, a FAT area and 2 random slots" "$FB" -f -r sim:fat,open-au-random=2
+ok "find-fat: the later erase blocks' copy per line names the area" \
+	grep -q "^verdict: FAT-optimised area (random): the first 2 of 6 erase blocks (8MiB): from 512KiB to 16KiB each of the others takes about 352ms longer to write (at least 265ms: 5.29M/s against 7.94M/s at 512KiB), an erase-block copy's worth (525ms: 4MiB at 7.99M/s)" <<<"$OUT"
 done_testing
