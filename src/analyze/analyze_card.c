@@ -67,6 +67,21 @@ static void rate_line(struct ac_state *s, char **f, size_t n)
 		fit_input_probe(&s->in, s->nr, s->random, size, rate, slowest);
 }
 
+/* "find-open-au: erase block 4MiB, block size 4KiB, ...": the searches' block size. */
+static void block_size(struct ac_state *s, const char *line)
+{
+	const char *b = strstr(line, ", block size ");
+	char copy[64];
+	uint64_t size;
+
+	if (!b || strlen(b + 13) >= sizeof(copy))
+		return;
+	strcpy(copy, b + 13);
+	copy[strcspn(copy, ",")] = '\0';
+	if (so_parse_size(copy, &size) == 0 && size >= 512)
+		s->probe_bs = size;
+}
+
 void ac_line(struct ac_state *s, const char *line)
 {
 	char copy[512], *f[16];
@@ -76,8 +91,12 @@ void ac_line(struct ac_state *s, const char *line)
 
 	if (strncmp(line, "align ", 6) == 0) {
 		so_classify(line, &l);
-		if (l.kind == SO_ALIGN)
+		if (l.kind == SO_ALIGN) {
 			fit_input_align(&s->in, l.boundary, l.pre, l.post, l.diff);
+			if (!(l.boundary & (l.boundary - 1)) &&
+			    (!s->align_min || l.boundary < s->align_min))
+				s->align_min = l.boundary;
+		}
 		return;
 	}
 	if (strncmp(line, "find-open-au: erase block ", 26) == 0) {
@@ -88,6 +107,7 @@ void ac_line(struct ac_state *s, const char *line)
 			if (so_parse_size(copy, &size) == 0)
 				s->in.erase = size;
 		}
+		block_size(s, line);
 		s->fat = false;
 		s->nr = 0;
 	} else if (sscanf(line, "probe: --open-au-nr=%u", &s->nr) == 1) {
@@ -139,6 +159,12 @@ void ac_end(const struct ac_state *s)
 			o.erasesize = e;
 			o.erasesize_set = true;
 			o.offset = s->in.offset ? s->in.offset : ((16ull << 20) + e - 1) / e * e;
+			/* (the survey's -b, where it had one: its -a's smallest rows read
+			 * two blocks, and its searches said theirs) */
+			if (s->probe_bs) {
+				o.blocksize = s->probe_bs;
+				o.blocksize_set = s->align_min == 2 * s->probe_bs;
+			}
 			ran = twin_refine(&o, page, &s->in, f, &c, twin) == 0;
 		}
 		fit_card_print(&c);

@@ -16,6 +16,8 @@ struct ac_state {
 	bool survey;		/* a survey's random search was seen */
 	bool random, fat;	/* the probe lines are random ones; find-fat's table */
 	unsigned nr;		/* the probe's N */
+	uint64_t probe_bs;	/* the searches' block size, as their header says (0: not said) */
+	uint64_t align_min;	/* the smallest boundary of -a's power-of-two rows (0: none) */
 };
 
 void ac_reset(struct ac_state *s);

@@ -332,6 +332,73 @@ static bool pays(const struct wline *l, size_t n, int col)
  * erases, its copies, a constant), so its latency and erases are not asked
  * of it. The lines that copied are moved to the front of l.
  */
+/*
+ * The time per byte copied that most of the copies (by bytes) paid: the
+ * weighted median of the lines' own, what is left of each line's cost
+ * over its copies.
+ */
+static double typical_copy(const struct wline *l, size_t k)
+{
+	double total = 0, best = 0;
+
+	for (size_t i = 0; i < k; i++)
+		total += l[i].z[COL_COPIED];
+	for (size_t i = 0; i < k; i++) {
+		double r = l[i].y / l[i].z[COL_COPIED], below = 0;
+
+		for (size_t j = 0; j < k; j++)
+			below += l[j].y / l[j].z[COL_COPIED] <= r ? l[j].z[COL_COPIED] : 0;
+		if (below >= total / 2 && (best <= 0 || r < best))
+			best = r;
+	}
+	return best;
+}
+
+/*
+ * The lines that copied (first k of l) whose copies cost what most of
+ * the copies did, within FIT_COPY_APART of it, kept in front; the
+ * number kept (all, where the others copied more than FIT_COPY_FEW). A line whose twin copied a few KiB per write where the
+ * card paid nothing of the kind (fakecard's small-buffer card at -b 4K:
+ * the twin closed an erase block at the end of a fast probe's 16KiB line,
+ * the card did not) has a history the card's was not: among lines that
+ * each tell the rate to the microsecond, its few µs would set a copy rate
+ * 30 times the card's, and the collections the rest.
+ */
+#define FIT_COPY_APART 4.0
+/* ...and only where those lines copied at most this share of the bytes: the
+ * exceptions, not another half of the card's history. */
+#define FIT_COPY_FEW 0.1
+static bool apart(const struct wline *e, double typ)
+{
+	double r = e->y / e->z[COL_COPIED];
+
+	return r < typ / FIT_COPY_APART || r > typ * FIT_COPY_APART;
+}
+
+static size_t consistent_copies(struct wline *l, size_t k)
+{
+	double typ = typical_copy(l, k), all = 0, out = 0;
+	size_t m = 0;
+
+	if (!(typ > 0))
+		return k;
+	for (size_t i = 0; i < k; i++) {
+		all += l[i].z[COL_COPIED];
+		out += apart(&l[i], typ) ? l[i].z[COL_COPIED] : 0;
+	}
+	if (out > FIT_COPY_FEW * all)
+		return k;
+	for (size_t i = 0; i < k; i++) {
+		if (!apart(&l[i], typ)) {
+			struct wline e = l[i];
+
+			l[i] = l[m];
+			l[m++] = e;
+		}
+	}
+	return m;
+}
+
 static bool fit_copies(struct wline *l, size_t n, const double *p, double *q, double *var)
 {
 	bool used[NCOL] = { false, false, false, true };
@@ -348,6 +415,7 @@ static bool fit_copies(struct wline *l, size_t n, const double *p, double *q, do
 		l[i] = l[k];
 		l[k++] = e;
 	}
+	k = consistent_copies(l, k);
 	/* (the lines that paid no merge; only where none did, those whose merges are the twin's) */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < k; i++)
