@@ -335,16 +335,26 @@ struct fat_cands {
  * apart, so each such key is uncertain (fit_card.h), its others named.
  */
 #define TWIN_FAT_TIE 0.01
-static void keep_best(const struct fat_cands *k, struct fit_card *c)
+static void keep_best(const struct fat_cands *k, const struct vf_facts *cf, struct fit_card *c)
 {
 	size_t best = 0;
+	double dbest;
+	/* (among those as close, the FAT area the card's find-fat verdict read:
+	 * where it cannot show one, an area the probes never touched is as
+	 * close as none) */
+	double read = cf->fat && cf->ff.state == FF_AREA ? (double)cf->ff.area
+		      : cf->fat && cf->ff.state == FF_NONE ? 0 : -1;
 
 	for (size_t i = 1; i < k->n; i++)
 		if (k->d[i] < k->d[best])
 			best = i;
+	dbest = k->d[best];
+	for (size_t i = 0; i < k->n && k->c[best].v[FK_FAT_AUS] != read; i++)
+		if (k->d[i] - dbest < TWIN_FAT_TIE && k->c[i].v[FK_FAT_AUS] == read)
+			best = i;
 	*c = k->c[best];
 	for (size_t i = 0; i < k->n; i++) {
-		if (k->d[i] - k->d[best] >= TWIN_FAT_TIE)
+		if (k->d[i] - dbest >= TWIN_FAT_TIE)
 			continue;
 		for (size_t m = 0; m < sizeof(open_keys) / sizeof(open_keys[0]); m++) {
 			enum fit_key key = open_keys[m];
@@ -413,7 +423,7 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 		}
 	}
 	if (k->n)
-		keep_best(k, c);
+		keep_best(k, cf, c);
 out:
 	free(k);
 }

@@ -67,6 +67,9 @@ struct oaf_verdict {
 	unsigned own_from;		/* smallest N whose own run collects, the family not (0: none) */
 	unsigned twice;			/* an N with one run slow alone and a cheaper one (0: none) */
 	bool random;			/* as the family's */
+	uint64_t page;			/* the fewest N's writes below it cost more (a partial
+					 * page's read-modify-write): left out of every level (0: none) */
+	double page_ns;			/* ...how much more */
 };
 
 void oaf_init(struct oa_family *f);

@@ -317,10 +317,7 @@ static void classify_slow(const struct oa_run *r, const struct oa_level *l, stru
 			 "the order of an erase-block copy (%s): garbage collection", a, b, cp);
 }
 
-/* The block size below which writes cost more than at it (a page), or 0:
- * the last few lines (at most OA_GC_LINES) each cost clearly more beyond
- * their transfer than the line above them. */
-static uint64_t subpage(const struct oa_run *r, double *more)
+uint64_t oa_subpage(const struct oa_run *r, double *more)
 {
 	for (size_t p = r->n >= 2 ? r->n - 2 : 0; p >= 1 && r->n - 1 - p <= OA_GC_LINES; p--) {
 		double lo = 1e18;
@@ -342,7 +339,7 @@ static void classify_fast(const struct oa_run *r, const struct oa_level *l, stru
 	char what[240];
 	size_t last = r->n - 1;
 	double best = oa_best_rate(r), more = 0, x = extra_ns(r, last), copy = block_ns(r);
-	uint64_t page = subpage(r, &more);
+	uint64_t page = oa_subpage(r, &more);
 
 	res->c = OA_FAST;
 	copy_text(r, cp, sizeof(cp));

@@ -89,6 +89,10 @@ double oa_write_ns(const struct oa_run *r, size_t i);
 /* What line i costs beyond moving its bytes at rate (bytes/s; 0: the
  * run's best), ns, at least 0. */
 double oa_extra(const struct oa_run *r, size_t i, double rate);
+/* The block size below which writes cost more than at it (a page), or 0:
+ * the last few lines (at most OA_GC_LINES) each cost clearly more beyond
+ * their transfer than the line above them; *more: by how much. */
+uint64_t oa_subpage(const struct oa_run *r, double *more);
 /* Copying an erase block of erase bytes at rate bytes/s, ns (0: unknown). */
 double oa_copy_ns(uint64_t erase, double rate);
 /* The run's erase size: as given, else its first line. */

@@ -197,4 +197,12 @@ while IFS= read -r cmd; do
 	n=$((n + 1))
 done < <(grep '^\$ \./flashbench ' "$ROOT/docs/openau.md")
 ok "docs/openau.md: its examples ($n)" [ "$n" -ge 6 ]
+# A write below the page costs 2 ms at every count (a read-modify-write): taken
+# off the levels, it is no "command overhead", and the 4 ms merges from 3 show.
+OUT=$("$FB" --find-open-au -e 4M -b 4K sim:sd,subpage-write=2ms,log-aus=2,log-merge=4ms 2>/dev/null)
+ok "sub-page cost: the merge regime above it named" \
+	grep -q '^verdict: open AUs (linear): 5 fast, 6 slow; a merge regime from 3 (every write that moves to another erase block costs 4.01ms more' <<<"$OUT"
+ok "sub-page cost: said, and taken off" \
+	grep -q '; writes below 16KiB cost 2.01ms more even with 1 erase block (a read-modify-write of a partial page: the page is 16KiB?), taken off the costs; per write beyond its transfer: 1: 386µs, 2: 386µs, 3: 4.39ms' <<<"$OUT"
+ok "sub-page cost: not command overhead" not grep -q '^verdict: open AUs (linear): .*command overhead' <<<"$OUT"
 done_testing

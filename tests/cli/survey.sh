@@ -253,6 +253,16 @@ ok "smallbuf 030: copy-bw of 20MiB/s (20.97M/s) within 25%" \
 ok "smallbuf 030: the buffer and its merge" grep -q '^card: sim:.*,small-buffer=4KiB,small-merge=20\.[0-9]ms,' <<<"$OUT"
 ok "smallbuf 030: the twin reached every verdict, its -a rows the card's" \
 	grep -q "^twin: -a 33 of 33 rows within the card's noise; erase block and page as the card; open AUs linear 5/6 and random 3/4 as the card; FAT area as the card;" <<<"$OUT"
+# fakecard logstick surveyed with -b 4K: the 2 ms of every write below the page
+# is taken off the families' levels, so the 4 ms merges from 5 show above it.
+expect_status 0 "logstick 031" "$FB" --analyze "$TESTS_DIR/fixtures/fakecard/031-logstick-survey-b4k.txt"
+ok "logstick 031: the merge regime from 5, linear" \
+	grep -q '^verdict: open AUs (linear): 12 fast, 13 slow; a merge regime from 5 (every write that moves to another erase block costs 4\.[0-9]*ms more' <<<"$OUT"
+ok "logstick 031: the page's cost said, taken off" \
+	grep -q '; writes below 16KiB cost 2\.0[0-9]ms more even with 1 erase block (a read-modify-write of a partial page: the page is 16KiB?), taken off the costs;' <<<"$OUT"
+ok "logstick 031: no command overhead read from it" not grep -q '^verdict: open AUs (linear): .*command overhead' <<<"$OUT"
+ok "logstick 031: log-aus=4, the sub-page cost, no FAT area" \
+	grep -qE '^card: sim:.*,open-au=12,open-au-random=12,fat-aus=0,log-aus=4,log-merge=4\.[0-9]+ms,subpage-write=2\.0[0-9]ms,' <<<"$OUT"
 # --analyze of a survey run with -b: the same twin as the live run's
 "$FB" --survey -b 4K -o "$TMP/b4k.txt" sim:sd,small-buffer=4K,small-merge=20ms 2>/dev/null
 expect_status 0 "-b 4K: --analyze" "$FB" --analyze "$TMP/b4k.txt"
