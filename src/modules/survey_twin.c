@@ -391,7 +391,10 @@ static void choose_fat(const struct fb_opts *o, uint64_t page, const struct fit_
 	struct fit_card t;
 	char spec[1024];
 
-	if (!k || !cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE)) {
+	/* (none seen where none could show, find-fat's erase blocks all in random-write
+	 * slots: no count is told, the tables of any are alike) */
+	if (!k || !cf->fat || !card->nfat || (cf->ff.state != FF_AREA && cf->ff.state != FF_NONE) ||
+	    (cf->ff.state == FF_NONE && cf->oa_runs[1] && cf->oa[1].fast + 1 >= card->fat_cols)) {
 		free(k);
 		return;
 	}

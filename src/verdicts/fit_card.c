@@ -30,6 +30,7 @@ void fit_set(struct fit_card *c, enum fit_key k, double v)
 	c->known[k] = true;
 	c->v[k] = v;
 	c->se[k] = 0;
+	c->atleast[k] = false;
 }
 
 bool fit_rough(const struct fit_card *c, enum fit_key k)
@@ -278,7 +279,11 @@ static void fit_open(const struct fit_input *in, const struct vf_facts *f,
 		fit_lack(c, FK_FAT_AUS, f->fat ? "the find-fat verdict was not sure" : "no find-fat verdict");
 	if (lin->fast && lin->slow == lin->fast + 1 && !lin->contradicts)
 		fit_set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
-	else
+	else if (lin->fast && !lin->slow && !lin->contradicts) {
+		/* (at least that many: a twin keeping that many open ends the search alike) */
+		fit_set(c, FK_OPEN_AU, lin->fast - in_fat(in, c, lin->fast));
+		c->atleast[FK_OPEN_AU] = true;
+	} else
 		fit_lack(c, FK_OPEN_AU, "the linear bracket is not one N wide");
 	fit_random(in, f, v, c);
 	if (c->known[FK_OPEN_AU] && c->v[FK_OPEN_AU] < 1)
@@ -428,6 +433,20 @@ static void fit_print_alts(const struct fit_card *c, enum fit_key k)
 		    names[k], v, others);
 }
 
+/* "card: open-au=11 is a lower bound: ..." (JSON: "result":"at_least"). */
+static void fit_print_atleast(const struct fit_card *c, enum fit_key k)
+{
+	char v[FB_FMT_LEN];
+
+	key_value(c, k, v, sizeof(v));
+	out_verdict(&(struct out_verdict){ .label = "card", .name = names[k], .result = "at_least",
+					   .has_value = true, .value = (uint64_t)c->v[k],
+					   .unit = "count" },
+		    "%s=%s is a lower bound: the %s search found that many fast and no slow count "
+		    "(no room on the device for more, or its budget ended): the card may keep more",
+		    names[k], v, k == FK_OPEN_AU ? "linear" : "random");
+}
+
 /*
  * The card's line, held until fit_card_print_last(): the survey ends with
  * it, after the twin and the advice (the line a user pastes is the last),
@@ -463,6 +482,9 @@ void fit_card_print(const struct fit_card *c)
 	for (int k = 0; k < FK_N; k++)
 		if (c->known[k] && c->nalt[k])
 			fit_print_alts(c, (enum fit_key)k);
+	for (int k = 0; k < FK_N; k++)
+		if (c->known[k] && c->atleast[k])
+			fit_print_atleast(c, (enum fit_key)k);
 	if (c->known[FK_SMALL_BUFFER] && c->buffer_next > 0) {
 		char a[FB_FMT_LEN], b[FB_FMT_LEN];
 

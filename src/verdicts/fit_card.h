@@ -107,6 +107,11 @@ struct fit_card {
 	 */
 	unsigned nalt[FK_N];
 	double alt[FK_N][FIT_ALTS];
+	/* A known count that is only a lower bound: the search found that many
+	 * fast and no slow N (no room on the device for more, or its budget
+	 * ended). It stays in the spec (its twin ends the same way) and a note
+	 * says so. */
+	bool atleast[FK_N];
 	/* At most this many of the search's erase blocks counted in the FAT area (below). */
 	unsigned fat_cap;
 	/* small-buffer known: the smallest line that paid no merge (the buffer is below it). */

@@ -141,7 +141,8 @@ void fit_random(const struct fit_input *in, const struct vf_facts *f, const stru
 		struct fit_card *c)
 {
 	const struct oa_bracket *lin = &f->oa[0];
-	unsigned fast = 0, slow = 0, top = lin->slow == lin->fast + 1 ? lin->fast : 0;
+	unsigned fast = 0, slow = 0;
+	unsigned top = lin->slow == lin->fast + 1 || (!lin->slow && c->atleast[FK_OPEN_AU]) ? lin->fast : 0;
 	bool mixed = false, any = false;
 
 	for (size_t i = 0; i < in->nprobe; i++) {
@@ -162,9 +163,11 @@ void fit_random(const struct fit_input *in, const struct vf_facts *f, const stru
 	 * random search writes the first N erase blocks, no cap) */
 	if (slow && slow == fast + 1 && !mixed)
 		fit_set(c, FK_OPEN_AU_RANDOM, fast - fit_in_fat(in, c, fast));
-	else if (!slow && top && fast == top && c->known[FK_OPEN_AU])
+	else if (!slow && top && fast == top && c->known[FK_OPEN_AU]) {
 		/* (every open erase block takes random writes: the count is open-au's) */
 		fit_set(c, FK_OPEN_AU_RANDOM, c->v[FK_OPEN_AU]);
+		c->atleast[FK_OPEN_AU_RANDOM] = c->atleast[FK_OPEN_AU];
+	}
 	else if (!any)
 		fit_lack(c, FK_OPEN_AU_RANDOM, "no random probe (the random search did not run)");
 	else
