@@ -142,7 +142,8 @@ void fit_random(const struct fit_input *in, const struct vf_facts *f, const stru
 {
 	const struct oa_bracket *lin = &f->oa[0];
 	unsigned fast = 0, slow = 0;
-	unsigned top = lin->slow == lin->fast + 1 || (!lin->slow && c->atleast[FK_OPEN_AU]) ? lin->fast : 0;
+	unsigned top = lin->slow == lin->fast + 1 || (!lin->slow && c->atleast[FK_OPEN_AU])
+		       ? lin->fast : 0;
 	bool mixed = false, any = false;
 
 	for (size_t i = 0; i < in->nprobe; i++) {

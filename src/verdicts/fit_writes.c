@@ -357,12 +357,13 @@ static double typical_copy(const struct wline *l, size_t k)
 /*
  * The lines that copied (first k of l) whose copies cost what most of
  * the copies did, within FIT_COPY_APART of it, kept in front; the
- * number kept (all, where the others copied more than FIT_COPY_FEW). A line whose twin copied a few KiB per write where the
- * card paid nothing of the kind (fakecard's small-buffer card at -b 4K:
- * the twin closed an erase block at the end of a fast probe's 16KiB line,
- * the card did not) has a history the card's was not: among lines that
- * each tell the rate to the microsecond, its few µs would set a copy rate
- * 30 times the card's, and the collections the rest.
+ * number kept (all, where the others copied more than FIT_COPY_FEW).
+ * A line whose twin copied a few KiB per write where the card paid
+ * nothing of the kind (fakecard's small-buffer card at -b 4K: the twin
+ * closed an erase block at the end of a fast probe's 16KiB line, the card
+ * did not) has a history the card's was not: among lines that each tell
+ * the rate to the microsecond, its few µs would set a copy rate 30 times
+ * the card's, and the collections the rest.
  */
 #define FIT_COPY_APART 4.0
 /* ...and only where those lines copied at most this share of the bytes: the

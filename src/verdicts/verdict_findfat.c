@@ -99,10 +99,11 @@ static double gap(const struct oa_run *cols, size_t ncol, size_t k, size_t j, do
  * The erase blocks after the first k each take an erase-block copy's worth
  * longer per line than the slowest of the first k, in each of the last
  * FF_COPY_LINES lines (and in the band of lines above them that do too):
- * they collect garbage once per erase block written, the first k do not. (A card with random-write slots collects once for
- * each erase block written in random order beyond them: each then writes
- * at half its rate or so when a copy costs what writing the block does,
- * short of FF_FACTOR however clear.) Fills res and returns true.
+ * they collect garbage once per erase block written, the first k do not.
+ * (A card with random-write slots collects once for each erase block
+ * written in random order beyond them: each then writes at half its rate
+ * or so when a copy costs what writing the block does, short of FF_FACTOR
+ * however clear.) Fills res and returns true.
  */
 static bool copy_each(const struct oa_run *cols, size_t ncol, size_t k, struct ff_result *res)
 {
