@@ -295,7 +295,14 @@ static int set_option(const struct fb_option *p, struct fb_opts *o, const char *
 
 	switch (p->kind) {
 	case FO_FLAG: *(bool *)v = true; return FB_OK;
-	case FO_TEXT: *(const char **)v = arg; return FB_OK;
+	case FO_TEXT:
+		/* (getopt hands "--analyze --format=json FILE" the option as the file) */
+		if (arg && strncmp(arg, "--", 2) == 0 && p->arg && strcmp(p->arg, "FILE") == 0)
+			return cli_usage_err(err, len, "--%s: '%s' looks like an option, not a "
+					     "FILE: give the FILE right after it (--%s=./%s for "
+					     "a file of that name)", p->name, arg, p->name, arg);
+		*(const char **)v = arg;
+		return FB_OK;
 	case FO_SIZE: return opt_size(p->name, arg, v, false, err, len);
 	case FO_SIZE0: return opt_size(p->name, arg, v, true, err, len);
 	case FO_UINT: return opt_uint(p, arg, v, err, len);

@@ -38,4 +38,12 @@ expect_status 0 "--queue-depth --write -b 8M" "$FB" --queue-depth=1,2 --write -b
 bad "--sustained -b 65M" "--blocksize 68157440: --sustained takes requests of at most 67108864" --sustained -b 65M sim:size=4G
 bad "--queue-depth -b 65M" "--blocksize 68157440: --queue-depth takes requests of at most 67108864" --queue-depth -b 65M sim:size=4G
 bad "-O -b 8M: its erase blocks" "--blocksize 8388608 is larger than --erasesize 4194304" -O -b 8M sim:
+# A FILE option followed by an option: getopt gave "--analyze --format=json F"
+# the option as the file, then refused F as a DEVICE; "-o --x" wrote a file
+# named --x. Said as what it is, before anything is read or written.
+bad "--analyze then an option" "--analyze: '--format=json' looks like an option, not a FILE: give the FILE right after it (--analyze=./--format=json for a file of that name)" --analyze --format=json "$IMG"
+bad "-o then an option" "--out: '--x' looks like an option, not a FILE" -O -o --x "$IMG"
+ok "-o then an option: no file --x" [ ! -e ./--x ] && [ ! -e "$TMP/--x" ]
+ok "-o then an option: nothing written" untouched
+expect_status 0 "--format=json --analyze FILE still works" "$FB" --format=json --analyze "$TESTS_DIR/fixtures/realruns/003-kingston-4gb-sa04g-findfat.txt"
 done_testing
