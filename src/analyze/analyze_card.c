@@ -67,19 +67,17 @@ static void rate_line(struct ac_state *s, char **f, size_t n)
 		fit_input_probe(&s->in, s->nr, s->random, size, rate, slowest);
 }
 
-/* "find-open-au: erase block 4MiB, block size 4KiB, ...": the searches' block size. */
-static void block_size(struct ac_state *s, const char *line)
+/* The size at p, up to the next comma ("4MiB, block size ..."); false: none. */
+static bool size_at(const char *p, uint64_t *size)
 {
-	const char *b = strstr(line, ", block size ");
 	char copy[64];
-	uint64_t size;
+	size_t n = strcspn(p, ",");
 
-	if (!b || strlen(b + 13) >= sizeof(copy))
-		return;
-	strcpy(copy, b + 13);
-	copy[strcspn(copy, ",")] = '\0';
-	if (so_parse_size(copy, &size) == 0 && size >= 512)
-		s->probe_bs = size;
+	if (n >= sizeof(copy))
+		return false;
+	memcpy(copy, p, n);
+	copy[n] = '\0';
+	return so_parse_size(copy, size) == 0;
 }
 
 void ac_line(struct ac_state *s, const char *line)
@@ -100,14 +98,14 @@ void ac_line(struct ac_state *s, const char *line)
 		return;
 	}
 	if (strncmp(line, "find-open-au: erase block ", 26) == 0) {
+		const char *b = strstr(line, ", block size ");
+
 		s->random = strstr(line, ", random") != NULL;
-		if (strlen(line) < sizeof(copy)) {
-			strcpy(copy, line + 26);
-			copy[strcspn(copy, ",")] = '\0';
-			if (so_parse_size(copy, &size) == 0)
-				s->in.erase = size;
-		}
-		block_size(s, line);
+		if (size_at(line + 26, &size))
+			s->in.erase = size;
+		/* (the searches' block size) */
+		if (b && size_at(b + 13, &size) && size >= 512)
+			s->probe_bs = size;
 		s->fat = false;
 		s->nr = 0;
 	} else if (sscanf(line, "probe: --open-au-nr=%u", &s->nr) == 1) {
@@ -118,12 +116,8 @@ void ac_line(struct ac_state *s, const char *line)
 		s->fat = true;
 	} else if (strncmp(line, "card: sim:size=", 15) == 0) {
 		/* (the size a text output says nowhere else: the card it printed) */
-		if (strlen(line) < sizeof(copy)) {
-			strcpy(copy, line + 15);
-			copy[strcspn(copy, ",")] = '\0';
-			if (so_parse_size(copy, &size) == 0)
-				s->in.size = size;
-		}
+		if (size_at(line + 15, &size))
+			s->in.size = size;
 		return;
 	}
 	if (strlen(line) >= sizeof(copy))

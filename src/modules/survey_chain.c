@@ -152,16 +152,15 @@ static int fat_run(const struct fb_opts *o, struct fb_opts *left, struct target 
 		return FB_OK;
 	findfat_set_nr(n);
 	if (fat_fits(o, left)) {
+		char why[160] = "";
+
 		if (slots + 1 >= n)
-			out_note("survey: find-fat --random with the erase size found, on %u erase "
-				 "blocks: an area in front of the card's %u random-write slots cannot "
-				 "show", n, slots);
+			snprintf(why, sizeof(why), ", on %u erase blocks: an area in front of the "
+				 "card's %u random-write slots cannot show", n, slots);
 		else if (n > SURVEY_FAT_MIN)
-			out_note("survey: find-fat --random with the erase size found, on %u erase "
-				 "blocks: beyond the card's %u random-write slots, an area of up to %u "
-				 "shows", n, slots, n - slots - 1);
-		else
-			out_note("survey: find-fat --random with the erase size found");
+			snprintf(why, sizeof(why), ", on %u erase blocks: beyond the card's %u "
+				 "random-write slots, an area of up to %u shows", n, slots, n - slots - 1);
+		out_note("survey: find-fat --random with the erase size found%s", why);
 		r = test_find_fat.run(left, t);
 	}
 	findfat_set_nr(was);

@@ -168,6 +168,7 @@ static void read_errors(const double *x, const double *y, size_t n, double j, do
 	c->se[FK_READ_BW] = sd / sqrt(sxx) / b * c->v[FK_READ_BW];
 	c->se[FK_READ_LAT] = sd * sqrt(1 / (double)n + mx * mx / sxx);
 }
+
 static void fit_reads(const struct fit_input *in, struct fit_card *c)
 {
 	double x[FIT_READS], y[FIT_READS], j[FIT_READS], a, b;

@@ -327,12 +327,6 @@ static bool pays(const struct wline *l, size_t n, int col)
 }
 
 /*
- * The copy rate from the lines that copied, the rest of their cost as the
- * first stage fitted it (p): a collecting line's costs move together (its
- * erases, its copies, a constant), so its latency and erases are not asked
- * of it. The lines that copied are moved to the front of l.
- */
-/*
  * The time per byte copied that most of the copies (by bytes) paid: the
  * weighted median of the lines' own, what is left of each line's cost
  * over its copies.
@@ -400,6 +394,12 @@ static size_t consistent_copies(struct wline *l, size_t k)
 	return m;
 }
 
+/*
+ * The copy rate from the lines that copied, the rest of their cost as the
+ * first stage fitted it (p): a collecting line's costs move together (its
+ * erases, its copies, a constant), so its latency and erases are not asked
+ * of it. The lines that copied are moved to the front of l.
+ */
 static bool fit_copies(struct wline *l, size_t n, const double *p, double *q, double *var)
 {
 	bool used[NCOL] = { false, false, false, true };

@@ -1,6 +1,5 @@
 /* The open-AU answer of a family of runs: see verdict_oafamily.h. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/out.h"
@@ -25,9 +24,9 @@
  * not like 0.4 of a copy for every write of a probe. */
 #define OAF_MARGIN 1.6
 /* What every write costs with the fewest erase blocks, named as command overhead. */
+#define OAF_OVERHEAD_NS 1e6
 /* A sub-page cost this many times the page's own line's beyond its transfer is a step. */
 #define OAF_PAGE_STEP 2.0
-#define OAF_OVERHEAD_NS 1e6
 
 void oaf_init(struct oa_family *f)
 {
@@ -146,7 +145,7 @@ static const struct oa_run *off_page(const struct oaf_verdict *v, const struct o
 static void costs(const struct oa_family *f, struct oaf_verdict *v)
 {
 	bool slow[OAF_MAX];	/* each run by its own numbers */
-	struct oa_run *cut = malloc(sizeof(*cut));
+	struct oa_run cut;
 
 	for (size_t i = 0; i < f->n; i++) {
 		const struct oa_run *r = &f->run[i];
@@ -154,7 +153,7 @@ static void costs(const struct oa_family *f, struct oaf_verdict *v)
 		struct oa_level l;
 		size_t k = 0;
 
-		oa_level(cut ? off_page(v, r, cut) : r, v->rate, v->copy_ns, &l);
+		oa_level(off_page(v, r, &cut), v->rate, v->copy_ns, &l);
 		oa_classify(r, &res);
 		slow[i] = res.c == OA_SLOW;
 		while (k < v->n && v->nr[k] < f->nr[i])
@@ -178,7 +177,6 @@ static void costs(const struct oa_family *f, struct oaf_verdict *v)
 		put(v, k, f->nr[i], i, &l);
 		v->n++;
 	}
-	free(cut);
 }
 
 /*
