@@ -258,7 +258,9 @@ unsigned qio_depth(const struct qio *q)
 	return q->depth;
 }
 
-const char *qio_describe(const struct qio *q)
+const char *qio_describe(struct qio *q)
 {
+	if (q->ops->describe)
+		q->ops->describe(q);	/* what the engine has counted so far */
 	return q->text;
 }

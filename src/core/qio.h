@@ -136,8 +136,9 @@ void qio_close(struct qio *q);
 
 enum qio_kind qio_kind(const struct qio *q);	/* never QIO_AUTO */
 unsigned qio_depth(const struct qio *q);
-/* For -v: the engine, its depth and options, and why others were not chosen. */
-const char *qio_describe(const struct qio *q);
+/* For -v: the engine, its depth and options, and why others were not
+ * chosen; io_uring adds how many of its waits polled and caught. */
+const char *qio_describe(struct qio *q);
 
 /* "auto", "sync", "aio", "uring"; parse returns 0 or -EINVAL. */
 const char *qio_kind_name(enum qio_kind kind);

@@ -29,6 +29,8 @@ struct qio_ops {
 	int (*register_buffers)(struct qio *q, const struct iovec *iov, unsigned n);
 	/* Wait for requests in flight, drop queued ones, free q->eng. */
 	void (*close)(struct qio *q);
+	/* Optional: set q's description anew (qio_desc_set) from its counts. */
+	void (*describe)(struct qio *q);
 };
 
 extern const struct qio_ops qio_sync_ops, qio_aio_ops, qio_uring_ops;

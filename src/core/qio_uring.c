@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/qio_impl.h"
+#include "core/qio_spin.h"
 
 struct uring {
 	int ring_fd;
@@ -41,6 +42,7 @@ struct uring {
 	unsigned unsubmitted;	/* published, not yet taken by the kernel */
 	unsigned inflight;	/* taken by the kernel, CQE not yet reaped */
 	unsigned setup_flags;
+	struct qio_spin spin;	/* whether waits poll before they sleep */
 	bool fixed_file;
 	unsigned nbufs, last_buf;
 	struct iovec bufs[QIO_MAX_BUFFERS];
@@ -149,20 +151,24 @@ static void unmap_rings(struct uring *u)
 static void describe(struct qio *q)
 {
 	struct uring *u = q->eng;
-	char bufs[128];
+	char bufs[128], polls[96] = "";
 
 	if (u->nbufs)
 		snprintf(bufs, sizeof bufs, "%u registered buffer%s", u->nbufs, u->nbufs > 1 ? "s" : "");
 	else
 		snprintf(bufs, sizeof bufs, "buffers not registered%s%s",
 			 u->buf_why[0] ? ": " : "", u->buf_why);
-	qio_desc_set(q, "io_uring, depth %u: %s%s, %s%s%s, %s, %s",
+	if (u->spin.spins)
+		snprintf(polls, sizeof polls, " (%llu polled, %llu caught)",
+			 (unsigned long long)u->spin.spins, (unsigned long long)u->spin.caught);
+	qio_desc_set(q, "io_uring, depth %u: %s%s, %s%s%s, %s%s, %s",
 		     q->depth, u->fixed_file ? "registered file" : "file not registered: ",
 		     u->file_why, bufs,
 		     u->enter_flags ? ", registered ring" : ", ring not registered: ", u->ring_why,
-		     u->setup_flags & IORING_SETUP_DEFER_TASKRUN ? "deferred task work"
+		     u->setup_flags & IORING_SETUP_DEFER_TASKRUN
+		     ? "deferred task work, waits poll up to " QIO_SPIN_TEXT " before they sleep"
 		     : u->setup_flags & IORING_SETUP_COOP_TASKRUN ? "cooperative task work"
-		     : "task work by signal",
+		     : "task work by signal", polls,
 		     u->setup_flags & IORING_SETUP_SUBMIT_ALL ? "submit all" : "submission stops at a bad request");
 }
 
@@ -414,6 +420,44 @@ static int enter_once(struct qio *q, struct uring *u, unsigned want)
 	return 0;
 }
 
+/*
+ * Before a wait that would sleep: submit what is published, then poll the
+ * ring for up to QIO_SPIN_NS (qio_spin.h says when, and why). True when
+ * want completions are posted; false leaves the wait to enter_once().
+ * Deferred task work only: the poll is an enter that runs it, no wait.
+ */
+static bool spin_wait(struct uring *u, unsigned want)
+{
+	uint64_t t0;
+	int ret;
+
+	if (!(u->setup_flags & IORING_SETUP_DEFER_TASKRUN) || u->inflight + u->unsubmitted < want ||
+	    !qio_spin_now(&u->spin))
+		return false;
+	if (u->unsubmitted) {
+		ret = uring_enter(u, u->unsubmitted, 0, IORING_ENTER_GETEVENTS);
+		if (ret <= 0)
+			return false;	/* refused or short of resources: enter_once's part */
+		u->unsubmitted -= (unsigned)ret;
+		u->inflight += (unsigned)ret;
+		if (u->unsubmitted)
+			return false;
+	}
+	/* Posted by the submitting enter: no spin, nothing learnt. */
+	if (cq_ready(u) >= want)
+		return true;
+	t0 = clock_now_ns();
+	while (cq_ready(u) < want) {
+		if (clock_now_ns() - t0 >= QIO_SPIN_NS ||
+		    uring_enter(u, 0, 0, IORING_ENTER_GETEVENTS) < 0) {
+			qio_spin_done(&u->spin, false);
+			return false;
+		}
+	}
+	qio_spin_done(&u->spin, true);
+	return true;
+}
+
 static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned max)
 {
 	struct uring *u = q->eng;
@@ -429,6 +473,8 @@ static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsign
 		    (n || polled || !u->inflight || !(u->setup_flags & IORING_SETUP_DEFER_TASKRUN)))
 			return (int)n;
 		polled = true;
+		if (n < min && spin_wait(u, min - n))
+			continue;
 		if (enter_once(q, u, n < min ? min - n : 0) == -EINTR) {
 			n += harvest(q, u, done + n, max - n);
 			return n ? (int)n : -EINTR;
@@ -482,4 +528,5 @@ const struct qio_ops qio_uring_ops = {
 	.reap = uring_reap,
 	.register_buffers = uring_register_buffers,
 	.close = uring_close,
+	.describe = describe,
 };

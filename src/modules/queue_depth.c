@@ -15,8 +15,7 @@
  * io_uring or Linux AIO on files and block devices (--engine, default the
  * first that works; --engine=sync: the engine's own reads and writes, see
  * qd_cell_sync), the channels of the simulated card on its virtual clock.
- * Each request has its own buffer slot of the registered buffer, so no
- * two in flight share memory.
+ * Each request has its own slot of the registered buffer: none share memory.
  */
 #include <errno.h>
 #include <math.h>
@@ -463,6 +462,8 @@ static int qd_run(const struct fb_opts *o, struct target *t)
 			fprintf(stderr, "queue-depth: engine %s\n", t->ops->qdescribe(t));
 		r = qd_sweep_all(s);
 		progress_end();
+		if (o->verbose)	/* io_uring counts its waits that polled */
+			fprintf(stderr, "queue-depth: engine at the end: %s\n", t->ops->qdescribe(t));
 		eng_queue_close(t);
 		qd_report(s, engine);
 	}
