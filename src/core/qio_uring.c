@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -215,6 +216,14 @@ static void uring_free(struct uring *u)
 	free(u);
 }
 
+/* Times this thread was preempted: another task took its CPU. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
 static int uring_open(struct qio *q, char *err, size_t errlen)
 {
 	struct io_uring_params p;
@@ -234,6 +243,7 @@ static int uring_open(struct qio *q, char *err, size_t errlen)
 	}
 	u->enter_fd = u->ring_fd;
 	u->setup_flags = p.flags;
+	u->spin.preempted = preemptions();
 	ret = map_rings(u, &p);
 	if (ret < 0) {
 		qio_errmsg(err, errlen, "io_uring: mmap", ret);
@@ -450,11 +460,11 @@ static bool spin_wait(struct uring *u, unsigned want)
 	while (cq_ready(u) < want) {
 		if (clock_now_ns() - t0 >= QIO_SPIN_NS ||
 		    uring_enter(u, 0, 0, IORING_ENTER_GETEVENTS) < 0) {
-			qio_spin_done(&u->spin, false);
+			qio_spin_done(&u->spin, false, -1);
 			return false;
 		}
 	}
-	qio_spin_done(&u->spin, true);
+	qio_spin_done(&u->spin, true, preemptions());
 	return true;
 }
 

@@ -4,7 +4,9 @@
  * 1, 2, 4, ... waits sleep at once, at most QIO_SPIN_SKIP_MAX; a caught
  * poll halves that. So a device polls catch (a worker on another CPU)
  * is polled at nearly every wait, and one they never catch (a worker on
- * our own CPU, a card of milliseconds) costs one poll in a thousand.
+ * our own CPU, a card of milliseconds) costs one poll in a thousand. A
+ * catch after the thread was preempted (the worker ran on our CPU) is a
+ * miss.
  */
 #include "core/qio_spin.h"
 #include "unit.h"
@@ -16,7 +18,7 @@ static unsigned polled_of(unsigned waits, bool (*caught)(unsigned), struct qio_s
 
 	for (unsigned i = 0; i < waits; i++)
 		if (qio_spin_now(s)) {
-			qio_spin_done(s, caught(polled));
+			qio_spin_done(s, caught(polled), caught(polled) ? 0 : -1);
 			polled++;
 		}
 	return polled;
@@ -33,12 +35,12 @@ static void first_misses(void)
 	unsigned slept = 0;
 
 	CHECK(qio_spin_now(&s));	/* a fresh ring polls */
-	qio_spin_done(&s, false);
+	qio_spin_done(&s, false, -1);
 	CHECK(!qio_spin_now(&s));	/* one miss: the next wait sleeps */
 	CHECK(qio_spin_now(&s));	/* and the one after polls again */
-	qio_spin_done(&s, false);
+	qio_spin_done(&s, false, -1);
 	CHECK(!qio_spin_now(&s) && !qio_spin_now(&s) && qio_spin_now(&s));	/* two sleep */
-	qio_spin_done(&s, false);
+	qio_spin_done(&s, false, -1);
 	while (!qio_spin_now(&s))
 		slept++;
 	CHECK(slept == 4);
@@ -51,16 +53,38 @@ static void capped_and_halved(void)
 	unsigned slept = 0;
 
 	for (int i = 0; i < 40; i++)
-		qio_spin_done(&s, false);
+		qio_spin_done(&s, false, -1);
 	CHECK(s.backoff == QIO_SPIN_SKIP_MAX && s.skip == QIO_SPIN_SKIP_MAX);
 	s.skip = 0;
-	qio_spin_done(&s, true);	/* a catch halves the next skip */
+	qio_spin_done(&s, true, 0);	/* a catch halves the next skip */
 	CHECK(s.backoff == QIO_SPIN_SKIP_MAX / 2 && s.skip == 0);
-	qio_spin_done(&s, false);
+	qio_spin_done(&s, false, -1);
 	while (!qio_spin_now(&s))
 		slept++;
 	CHECK(slept == QIO_SPIN_SKIP_MAX);
 	CHECK(s.spins == 42 && s.caught == 1);
+}
+
+/* Catches that each follow a preemption: the worker shares our CPU. */
+static void preempted_catches(void)
+{
+	struct qio_spin s = { .preempted = 7 };
+	unsigned polled = 0;
+	long nivcsw = 7;
+
+	qio_spin_done(&s, true, nivcsw);	/* not preempted: a catch */
+	CHECK(s.caught == 1 && s.skip == 0);
+	qio_spin_done(&s, true, ++nivcsw);	/* preempted: a miss */
+	CHECK(s.caught == 1 && s.skip == 1 && s.preempted == nivcsw);
+	s.skip = 0;
+	qio_spin_done(&s, true, nivcsw);	/* the count as last seen: a catch */
+	CHECK(s.caught == 2);
+	for (unsigned i = 0; i < 100000; i++)
+		if (qio_spin_now(&s)) {
+			qio_spin_done(&s, true, ++nivcsw);
+			polled++;
+		}
+	CHECK(polled <= 10 + 100000 / QIO_SPIN_SKIP_MAX + 1);
 }
 
 static void patterns(void)
@@ -81,6 +105,7 @@ int main(void)
 {
 	first_misses();
 	capped_and_halved();
+	preempted_catches();
 	patterns();
 	UNIT_DONE();
 }
