@@ -15,8 +15,8 @@
  * of microseconds. So a spin that times out costs the next waits theirs:
  * 1, 2, 4, ... up to QIO_SPIN_SKIP_MAX of them sleep at once, and a spin
  * that catches its completion halves that number for the next miss. A
- * slow card, or a worker on our CPU, pays one spin in QIO_SPIN_SKIP_MAX
- * waits (50 us in seconds); a worker elsewhere is polled at nearly every
+ * slow card, or a worker on our CPU, pays one spin in QIO_SPIN_SKIP_MAX + 1
+ * waits (50 us per thousand waits); a worker elsewhere is polled at nearly every
  * wait (a depth-32 run over a loop device: about 220,000 polls for its
  * 262,144 requests, 99.9% of them caught).
  */
@@ -26,6 +26,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Also written out in man/flashbench.1, docs/test-queue-depth.md,
+ * docs/guide-building.md and tests/cli/queue_depth.sh: change them too. */
 #define QIO_SPIN_NS 50000u		/* longest spin of one wait */
 #define QIO_SPIN_TEXT "50us"		/* the same, for qio_describe() */
 #define QIO_SPIN_SKIP_MAX 1024u		/* most waits skipped after misses */
@@ -34,7 +36,6 @@ struct qio_spin {
 	unsigned skip;		/* waits left that sleep without spinning */
 	unsigned backoff;	/* waits to skip after the next miss / 2 */
 	uint64_t spins, caught;	/* spins tried, and those that caught one */
-	long preempted;		/* the thread's involuntary switches, last seen */
 };
 
 /* Whether this wait spins first (else it sleeps at once). */
@@ -49,19 +50,16 @@ static inline bool qio_spin_now(struct qio_spin *s)
 
 /*
  * The spin of this wait caught what it waited for, or timed out.
- * preempted: the thread's involuntary context switches now (getrusage's
- * ru_nivcsw; read after a catch only, -1 otherwise). A catch after one
- * more of them counts as a miss: the worker took our CPU from the spin
- * and finished the request there, which a sleep lets it do sooner (at
- * depth 1, worker and tool on one CPU, such catches kept every wait
- * spinning at 0.69x the IOPS of sleeping).
+ * preempted: another task took the CPU from the spin (the thread's
+ * involuntary context switches, getrusage's ru_nivcsw, rose during it).
+ * Such a catch counts as a miss: the worker ran on our CPU and finished
+ * the request there, which a sleep lets it do sooner (at depth 1, worker
+ * and tool on one CPU, these catches kept every wait spinning at 0.69x
+ * the IOPS of sleeping).
  */
-static inline void qio_spin_done(struct qio_spin *s, bool caught, long preempted)
+static inline void qio_spin_done(struct qio_spin *s, bool caught, bool preempted)
 {
-	if (caught) {
-		caught = preempted == s->preempted;
-		s->preempted = preempted;
-	}
+	caught = caught && !preempted;
 	s->spins++;
 	if (caught) {
 		s->caught++;

@@ -216,14 +216,6 @@ static void uring_free(struct uring *u)
 	free(u);
 }
 
-/* Times this thread was preempted: another task took its CPU. */
-static long preemptions(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
-}
-
 static int uring_open(struct qio *q, char *err, size_t errlen)
 {
 	struct io_uring_params p;
@@ -243,7 +235,6 @@ static int uring_open(struct qio *q, char *err, size_t errlen)
 	}
 	u->enter_fd = u->ring_fd;
 	u->setup_flags = p.flags;
-	u->spin.preempted = preemptions();
 	ret = map_rings(u, &p);
 	if (ret < 0) {
 		qio_errmsg(err, errlen, "io_uring: mmap", ret);
@@ -381,10 +372,6 @@ static unsigned harvest_some(struct qio *q, struct uring *u, struct qio_done *do
 	return n;
 }
 
-/*
- * One io_uring_enter: submit what is published, wait for want
- * completions. 0 to go on, or -EINTR when a signal interrupted the wait.
- */
 /* Completions posted and not yet harvested. */
 static inline unsigned cq_ready(const struct uring *u)
 {
@@ -397,6 +384,10 @@ static inline unsigned harvest(struct qio *q, struct uring *u, struct qio_done *
 	return cq_ready(u) ? harvest_some(q, u, done, max) : 0;
 }
 
+/*
+ * One io_uring_enter: submit what is published, wait for want
+ * completions. 0 to go on, or -EINTR when a signal interrupted the wait.
+ */
 static int enter_once(struct qio *q, struct uring *u, unsigned want)
 {
 	unsigned flags = 0;
@@ -430,6 +421,14 @@ static int enter_once(struct qio *q, struct uring *u, unsigned want)
 	return 0;
 }
 
+/* Times this thread was preempted: another task took its CPU. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
 /*
  * Before a wait that would sleep: submit what is published, then poll the
  * ring for up to QIO_SPIN_NS (qio_spin.h says when, and why). True when
@@ -439,6 +438,7 @@ static int enter_once(struct qio *q, struct uring *u, unsigned want)
 static bool spin_wait(struct uring *u, unsigned want)
 {
 	uint64_t t0;
+	long nivcsw;
 	int ret;
 
 	if (!(u->setup_flags & IORING_SETUP_DEFER_TASKRUN) || u->inflight + u->unsubmitted < want ||
@@ -456,15 +456,16 @@ static bool spin_wait(struct uring *u, unsigned want)
 	/* Posted by the submitting enter: no spin, nothing learnt. */
 	if (cq_ready(u) >= want)
 		return true;
+	nivcsw = preemptions();
 	t0 = clock_now_ns();
 	while (cq_ready(u) < want) {
 		if (clock_now_ns() - t0 >= QIO_SPIN_NS ||
 		    uring_enter(u, 0, 0, IORING_ENTER_GETEVENTS) < 0) {
-			qio_spin_done(&u->spin, false, -1);
+			qio_spin_done(&u->spin, false, false);
 			return false;
 		}
 	}
-	qio_spin_done(&u->spin, true, preemptions());
+	qio_spin_done(&u->spin, true, preemptions() != nivcsw);
 	return true;
 }
 

@@ -247,7 +247,7 @@ if need_root "loop devices" && need losetup mkfs.ext4 mount umount; then
 			if [ "$e" = uring ] && grep -q "deferred task work" <<<"$ERR"; then
 				polls=$(sed -n 's/^queue-depth: engine at the end: io_uring.*waits poll up to 50us before they sleep (\([0-9]*\) polled, \([0-9]*\) caught).*/\1 \2/p' <<<"$ERR")
 				ok "loop, uring: -v counts the polls at the end ($polls)" \
-					awk -v p="${polls% *}" -v c="${polls#* }" 'BEGIN { exit !(p > 0 && c <= p) }'
+					awk -v p="${polls% *}" 'BEGIN { exit !(p > 0) }'
 			fi
 			ok "loop, $e: reads" [ "$(depths)" = "1,32" ]
 			engine_run "$e" "$LOOPDEV" --offset=0 --write || continue

@@ -4,21 +4,32 @@
  * 1, 2, 4, ... waits sleep at once, at most QIO_SPIN_SKIP_MAX; a caught
  * poll halves that. So a device polls catch (a worker on another CPU)
  * is polled at nearly every wait, and one they never catch (a worker on
- * our own CPU, a card of milliseconds) costs one poll in a thousand. A
- * catch after the thread was preempted (the worker ran on our CPU) is a
- * miss.
+ * our own CPU, a card of milliseconds) costs one poll in a thousand, and
+ * still gets one. A catch during which the thread was preempted (the
+ * worker ran on our CPU) is a miss.
  */
 #include "core/qio_spin.h"
 #include "unit.h"
 
-/* Waits of which a poll catches its completion when caught(i) says so. */
+/* Waits that sleep before the next poll; stops at a bound, so that a
+ * policy that never polls again fails instead of hanging. */
+static unsigned sleeps(struct qio_spin *s)
+{
+	unsigned n = 0;
+
+	while (!qio_spin_now(s) && n <= 4 * QIO_SPIN_SKIP_MAX)
+		n++;
+	return n;
+}
+
+/* Polls among waits when poll i catches as caught(i) says, unpreempted. */
 static unsigned polled_of(unsigned waits, bool (*caught)(unsigned), struct qio_spin *s)
 {
 	unsigned polled = 0;
 
 	for (unsigned i = 0; i < waits; i++)
 		if (qio_spin_now(s)) {
-			qio_spin_done(s, caught(polled), caught(polled) ? 0 : -1);
+			qio_spin_done(s, caught(polled), false);
 			polled++;
 		}
 	return polled;
@@ -32,71 +43,69 @@ static bool nine_in_ten(unsigned i) { return i % 10 != 9; }
 static void first_misses(void)
 {
 	struct qio_spin s = { 0 };
-	unsigned slept = 0;
 
 	CHECK(qio_spin_now(&s));	/* a fresh ring polls */
-	qio_spin_done(&s, false, -1);
-	CHECK(!qio_spin_now(&s));	/* one miss: the next wait sleeps */
-	CHECK(qio_spin_now(&s));	/* and the one after polls again */
-	qio_spin_done(&s, false, -1);
-	CHECK(!qio_spin_now(&s) && !qio_spin_now(&s) && qio_spin_now(&s));	/* two sleep */
-	qio_spin_done(&s, false, -1);
-	while (!qio_spin_now(&s))
-		slept++;
-	CHECK(slept == 4);
+	qio_spin_done(&s, false, false);
+	CHECK(sleeps(&s) == 1);		/* one miss: the next wait sleeps */
+	qio_spin_done(&s, false, false);
+	CHECK(sleeps(&s) == 2);
+	qio_spin_done(&s, false, false);
+	CHECK(sleeps(&s) == 4);
 	CHECK(s.spins == 3 && s.caught == 0);
 }
 
 static void capped_and_halved(void)
 {
 	struct qio_spin s = { 0 };
-	unsigned slept = 0;
 
 	for (int i = 0; i < 40; i++)
-		qio_spin_done(&s, false, -1);
-	CHECK(s.backoff == QIO_SPIN_SKIP_MAX && s.skip == QIO_SPIN_SKIP_MAX);
-	s.skip = 0;
-	qio_spin_done(&s, true, 0);	/* a catch halves the next skip */
-	CHECK(s.backoff == QIO_SPIN_SKIP_MAX / 2 && s.skip == 0);
-	qio_spin_done(&s, false, -1);
-	while (!qio_spin_now(&s))
-		slept++;
-	CHECK(slept == QIO_SPIN_SKIP_MAX);
-	CHECK(s.spins == 42 && s.caught == 1);
+		qio_spin_done(&s, false, false);
+	CHECK(s.backoff == QIO_SPIN_SKIP_MAX);
+	CHECK(sleeps(&s) == QIO_SPIN_SKIP_MAX);	/* capped: it polls again */
+	qio_spin_done(&s, true, false);		/* a catch halves the next skip */
+	CHECK(qio_spin_now(&s));		/* and the next wait polls */
+	qio_spin_done(&s, false, false);
+	CHECK(sleeps(&s) == QIO_SPIN_SKIP_MAX);	/* 512 doubled */
+	qio_spin_done(&s, true, false);
+	qio_spin_done(&s, true, false);
+	qio_spin_done(&s, false, false);
+	CHECK(sleeps(&s) == QIO_SPIN_SKIP_MAX / 2);	/* 256 doubled */
+	CHECK(s.spins == 45 && s.caught == 3);
 }
 
-/* Catches that each follow a preemption: the worker shares our CPU. */
+/* A catch the worker made on our CPU, having preempted the poll. */
 static void preempted_catches(void)
 {
-	struct qio_spin s = { .preempted = 7 };
-	unsigned polled = 0;
-	long nivcsw = 7;
+	struct qio_spin s = { 0 };
+	unsigned polled = 0, waits = 100000;
 
-	qio_spin_done(&s, true, nivcsw);	/* not preempted: a catch */
-	CHECK(s.caught == 1 && s.skip == 0);
-	qio_spin_done(&s, true, ++nivcsw);	/* preempted: a miss */
-	CHECK(s.caught == 1 && s.skip == 1 && s.preempted == nivcsw);
-	s.skip = 0;
-	qio_spin_done(&s, true, nivcsw);	/* the count as last seen: a catch */
-	CHECK(s.caught == 2);
-	for (unsigned i = 0; i < 100000; i++)
+	qio_spin_done(&s, true, false);		/* not preempted: a catch */
+	CHECK(s.caught == 1 && qio_spin_now(&s));
+	qio_spin_done(&s, true, true);		/* preempted: a miss */
+	CHECK(s.caught == 1 && sleeps(&s) == 1);
+	qio_spin_done(&s, true, false);		/* a clean catch after it counts */
+	CHECK(s.caught == 2 && qio_spin_now(&s));
+	for (unsigned i = 0; i < waits; i++)
 		if (qio_spin_now(&s)) {
-			qio_spin_done(&s, true, ++nivcsw);
+			qio_spin_done(&s, true, true);
 			polled++;
 		}
-	CHECK(polled <= 10 + 100000 / QIO_SPIN_SKIP_MAX + 1);
+	CHECK(polled <= 10 + waits / (QIO_SPIN_SKIP_MAX + 1) + 1);
+	CHECK(polled >= waits / (QIO_SPIN_SKIP_MAX + 1));
 }
 
 static void patterns(void)
 {
 	struct qio_spin a = { 0 }, n = { 0 }, q = { 0 }, m = { 0 };
-	unsigned waits = 100000;
+	unsigned waits = 100000, p;
 
 	CHECK(polled_of(waits, always, &a) == waits);
 	/* never caught: 10 polls to reach the cap, then one per 1025 waits */
-	CHECK(polled_of(waits, never, &n) <= 10 + waits / QIO_SPIN_SKIP_MAX + 1);
+	p = polled_of(waits, never, &n);
+	CHECK(p <= 10 + waits / (QIO_SPIN_SKIP_MAX + 1) + 1 && p >= waits / (QIO_SPIN_SKIP_MAX + 1));
 	/* caught once in four: misses outrun the catches, polls stay rare */
-	CHECK(polled_of(waits, one_in_four, &q) < waits / 100);
+	p = polled_of(waits, one_in_four, &q);
+	CHECK(p < waits / 100 && p >= waits / (QIO_SPIN_SKIP_MAX + 1));
 	/* caught nine times in ten: nearly every wait polls */
 	CHECK(polled_of(waits, nine_in_ten, &m) > waits * 8 / 10);
 }
