@@ -50,8 +50,8 @@ static inline bool qio_spin_now(struct qio_spin *s)
 
 /*
  * The spin of this wait caught what it waited for, or timed out.
- * preempted: another task took the CPU from the spin (the thread's
- * involuntary context switches, getrusage's ru_nivcsw, rose during it).
+ * preempted: another task took the CPU since the last catch (the
+ * thread's involuntary context switches, getrusage's ru_nivcsw, rose).
  * Such a catch counts as a miss: the worker ran on our CPU and finished
  * the request there, which a sleep lets it do sooner (at depth 1, worker
  * and tool on one CPU, these catches kept every wait spinning at 0.69x

@@ -44,6 +44,7 @@ struct uring {
 	unsigned inflight;	/* taken by the kernel, CQE not yet reaped */
 	unsigned setup_flags;
 	struct qio_spin spin;	/* whether waits poll before they sleep */
+	long nivcsw;		/* our preemptions when a catch was last judged */
 	bool fixed_file;
 	unsigned nbufs, last_buf;
 	struct iovec bufs[QIO_MAX_BUFFERS];
@@ -216,6 +217,14 @@ static void uring_free(struct uring *u)
 	free(u);
 }
 
+/* Times this thread was preempted: another task took its CPU. */
+static long preemptions(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
+}
+
 static int uring_open(struct qio *q, char *err, size_t errlen)
 {
 	struct io_uring_params p;
@@ -235,6 +244,7 @@ static int uring_open(struct qio *q, char *err, size_t errlen)
 	}
 	u->enter_fd = u->ring_fd;
 	u->setup_flags = p.flags;
+	u->nivcsw = preemptions();
 	ret = map_rings(u, &p);
 	if (ret < 0) {
 		qio_errmsg(err, errlen, "io_uring: mmap", ret);
@@ -421,24 +431,18 @@ static int enter_once(struct qio *q, struct uring *u, unsigned want)
 	return 0;
 }
 
-/* Times this thread was preempted: another task took its CPU. */
-static long preemptions(void)
-{
-	struct rusage ru;
-
-	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : -1;
-}
-
 /*
  * Before a wait that would sleep: submit what is published, then poll the
  * ring for up to QIO_SPIN_NS (qio_spin.h says when, and why). True when
- * want completions are posted; false leaves the wait to enter_once().
- * Deferred task work only: the poll is an enter that runs it, no wait.
+ * want completions are posted, *spun when a poll caught them (not the
+ * submitting enter), for the caller to judge once it has harvested (the
+ * system call that judges is not timed with the requests). False leaves
+ * the wait to enter_once(). Deferred task work only: the poll is an enter
+ * that runs it, no wait.
  */
-static bool spin_wait(struct uring *u, unsigned want)
+static bool spin_wait(struct uring *u, unsigned want, bool *spun)
 {
 	uint64_t t0;
-	long nivcsw;
 	int ret;
 
 	if (!(u->setup_flags & IORING_SETUP_DEFER_TASKRUN) || u->inflight + u->unsubmitted < want ||
@@ -454,9 +458,9 @@ static bool spin_wait(struct uring *u, unsigned want)
 			return false;
 	}
 	/* Posted by the submitting enter: no spin, nothing learnt. */
-	if (cq_ready(u) >= want)
+	*spun = cq_ready(u) < want;
+	if (!*spun)
 		return true;
-	nivcsw = preemptions();
 	t0 = clock_now_ns();
 	while (cq_ready(u) < want) {
 		if (clock_now_ns() - t0 >= QIO_SPIN_NS ||
@@ -465,15 +469,28 @@ static bool spin_wait(struct uring *u, unsigned want)
 			return false;
 		}
 	}
-	qio_spin_done(&u->spin, true, preemptions() != nivcsw);
 	return true;
+}
+
+/*
+ * A poll caught its completion: a miss all the same when the thread was
+ * preempted since the last catch was judged. (Not during the poll alone:
+ * with the worker on our CPU, it takes the CPU as the submitting enter
+ * returns, before the poll starts, and the poll then collects its work.)
+ */
+static void judge_catch(struct uring *u)
+{
+	long now = preemptions();
+
+	qio_spin_done(&u->spin, true, now != u->nivcsw);
+	u->nivcsw = now;
 }
 
 static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned max)
 {
 	struct uring *u = q->eng;
 	unsigned n = qio_ready_take(q, done, max);
-	bool polled = false;
+	bool polled = false, spun;
 
 	publish(q, u);
 	for (;;) {
@@ -484,8 +501,12 @@ static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsign
 		    (n || polled || !u->inflight || !(u->setup_flags & IORING_SETUP_DEFER_TASKRUN)))
 			return (int)n;
 		polled = true;
-		if (n < min && spin_wait(u, min - n))
+		if (n < min && spin_wait(u, min - n, &spun)) {
+			n += harvest(q, u, done + n, max - n);	/* stamped first */
+			if (spun)
+				judge_catch(u);
 			continue;
+		}
 		if (enter_once(q, u, n < min ? min - n : 0) == -EINTR) {
 			n += harvest(q, u, done + n, max - n);
 			return n ? (int)n : -EINTR;

@@ -5,7 +5,7 @@
  * poll halves that. So a device polls catch (a worker on another CPU)
  * is polled at nearly every wait, and one they never catch (a worker on
  * our own CPU, a card of milliseconds) costs one poll in a thousand, and
- * still gets one. A catch during which the thread was preempted (the
+ * still gets one. A catch after the thread was preempted (the
  * worker ran on our CPU) is a miss.
  */
 #include "core/qio_spin.h"
@@ -73,7 +73,7 @@ static void capped_and_halved(void)
 	CHECK(s.spins == 45 && s.caught == 3);
 }
 
-/* A catch the worker made on our CPU, having preempted the poll. */
+/* Catches after the worker took our CPU: each a miss. */
 static void preempted_catches(void)
 {
 	struct qio_spin s = { 0 };
