@@ -27,6 +27,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/hot.h"
 #include "core/qio_impl.h"
 #include "core/qio_spin.h"
 
@@ -507,6 +508,10 @@ static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsign
 				judge_catch(u);
 			continue;
 		}
+		/* A signal taken during the poll, before the wait: the wait
+		 * would not see it and sleep until a completion. */
+		if (n < min && fb_stop)
+			return n ? (int)n : -EINTR;
 		if (enter_once(q, u, n < min ? min - n : 0) == -EINTR) {
 			n += harvest(q, u, done + n, max - n);
 			return n ? (int)n : -EINTR;

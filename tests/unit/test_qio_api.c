@@ -4,7 +4,8 @@
  * filter in a child process), the fallback when io_uring registration
  * is refused, requests the kernel refuses to take (each completes with
  * the error), argument checks, a full queue, polling with min = 0,
- * buffers outside the registered ones, a wait a signal interrupts, and
+ * buffers outside the registered ones, a wait a signal interrupts, a
+ * wait a signal taken before it prevents (io_uring, which polls), and
  * closing with requests in flight. No timing is asserted.
  */
 #include <linux/filter.h>
@@ -16,6 +17,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
+#include "core/hot.h"
 #include "qio_fixture.h"
 #include "unit.h"
 
@@ -446,6 +448,47 @@ out:
 	close(p[1]);
 }
 
+/*
+ * A stop signal taken before the wait (during a poll, say): its handler
+ * has set fb_stop, so qio_reap() must not go to sleep for a completion
+ * no signal will cut short. The pipe stays empty; a watchdog writes to
+ * it after 5 s, so that a wait that sleeps fails instead of hanging.
+ */
+static void stop_before_wait(void)
+{
+	struct qio_done d[2];
+	struct qio *q = NULL;
+	char err[256], buf[64];
+	int p[2] = { -1, -1 }, n;
+	pid_t watchdog;
+
+	REQUIRE(pipe(p) == 0);
+	REQUIRE(qio_open(QIO_URING, p[0], 2, &q, err, sizeof err) == 0);
+	CHECK(qio_submit(q, false, buf, sizeof buf, 0, 9) == 0);
+	fflush(stdout);
+	watchdog = fork();
+	if (watchdog == 0) {
+		sleep(5);
+		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
+	}
+	fb_stop = SIGINT;
+	n = qio_reap(q, 1, d, 2);
+	fb_stop = 0;
+	if (watchdog > 0) {
+		kill(watchdog, SIGKILL);
+		waitpid(watchdog, NULL, 0);
+	}
+	CHECK(n == -EINTR && qio_outstanding(q) == 1);
+	CHECK(write(p[1], "hello", 5) == 5);
+	n = qio_reap(q, 1, d, 2);
+	CHECK(n == 1 && d[0].tag == 9 && d[0].res == 5 && qio_outstanding(q) == 0);
+out:
+	fb_stop = 0;
+	qio_close(q);
+	close(p[0]);
+	close(p[1]);
+}
+
 static void not_direct(const struct place *p)
 {
 	int fd = fx_reopen(p, O_RDONLY);
@@ -488,6 +531,7 @@ int main(void)
 	if (fx_engine_works(QIO_URING, p.fd, why, sizeof why)) {
 		unregistered_buffers(&p);
 		interrupted_wait();
+		stop_before_wait();
 	}
 	not_direct(&p);
 	fx_close(&p);
