@@ -210,6 +210,11 @@ int qio_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned max)
 	return q->ops->reap(q, min, done, max);
 }
 
+void qio_watch_stop(struct qio *q, const volatile sig_atomic_t *flag)
+{
+	q->stop = flag;
+}
+
 void qio_ready_add(struct qio *q, unsigned slot, int32_t res, uint64_t t1)
 {
 	struct qio_ready *r = &q->ready[(q->ready_head + q->ready_n) % q->depth];

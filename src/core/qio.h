@@ -64,6 +64,7 @@
 #ifndef FB_QIO_H
 #define FB_QIO_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -119,11 +120,23 @@ int qio_flush(struct qio *q);
 /*
  * Flush, then store between min and max completions in done[] and return
  * their number. min is capped at the number outstanding (0: do not wait).
- * Fewer than min only when a signal interrupted the wait: the number
- * reaped so far, or -EINTR when none. Another -errno means the engine
- * itself failed (not a request); the requests it holds are then lost.
+ * Fewer than min only when a signal interrupted the wait, or the stop
+ * flag (qio_watch_stop) was set before it: the number reaped so far, or
+ * -EINTR when none; queued requests may then be left unsubmitted. Another
+ * -errno means the engine itself failed (not a request); the requests it
+ * holds are then lost.
  */
 int qio_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned max);
+
+/*
+ * A flag a signal handler sets (NULL: none, the default). qio_reap() looks
+ * at it before every wait that would sleep and returns instead: a signal
+ * taken before the wait began (io_uring polls the ring for up to 50 us
+ * first, qio_spin.h) would not cut the sleep short. This narrows the
+ * window to the instructions between the look and the system call; it
+ * does not close it.
+ */
+void qio_watch_stop(struct qio *q, const volatile sig_atomic_t *flag);
 
 /* Requests queued or in flight. */
 unsigned qio_outstanding(const struct qio *q);

@@ -162,6 +162,8 @@ static int aio_reap(struct qio *q, unsigned min, struct qio_done *done, unsigned
 		if (n >= max || (n >= min && !a->npend && (n || polled)) || !a->inflight)
 			return (int)n;
 		polled = true;
+		if (n < min && qio_stopped(q))
+			return n ? (int)n : -EINTR;	/* a signal before the wait */
 		/* Wait for what min still needs (or for one, to make room for
 		 * the queued); take whatever else is there. */
 		int got = get_events(q, n < min ? min - n : 1, done + n, max - n);

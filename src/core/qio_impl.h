@@ -50,10 +50,17 @@ struct qio {
 		uint64_t t1;
 	} *ready;
 	unsigned ready_head, ready_n;
+	const volatile sig_atomic_t *stop;	/* qio_watch_stop(), or NULL */
 	char desc[320];		/* the engine's part of qio_describe() */
 	char notes[640];	/* engines not chosen, file mode */
 	char text[960];		/* desc + notes */
 };
+
+/* The stop flag is set: a wait that would sleep returns instead. */
+static inline bool qio_stopped(const struct qio *q)
+{
+	return q->stop && *q->stop;
+}
 
 /* Slot done at time t1 with result res: fill *d and free the slot. */
 static inline void qio_finish(struct qio *q, unsigned slot, int32_t res, uint64_t t1,

@@ -27,7 +27,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "core/hot.h"
 #include "core/qio_impl.h"
 #include "core/qio_spin.h"
 
@@ -502,21 +501,20 @@ static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsign
 		    (n || polled || !u->inflight || !(u->setup_flags & IORING_SETUP_DEFER_TASKRUN)))
 			return (int)n;
 		polled = true;
+		if (n < min && qio_stopped(q))
+			break;
 		if (n < min && spin_wait(u, min - n, &spun)) {
 			n += harvest(q, u, done + n, max - n);	/* stamped first */
 			if (spun)
 				judge_catch(u);
 			continue;
 		}
-		/* A signal taken during the poll, before the wait: the wait
-		 * would not see it and sleep until a completion. */
-		if (n < min && fb_stop)
-			return n ? (int)n : -EINTR;
-		if (enter_once(q, u, n < min ? min - n : 0) == -EINTR) {
-			n += harvest(q, u, done + n, max - n);
-			return n ? (int)n : -EINTR;
-		}
+		/* A signal taken during the poll: the wait would not see it. */
+		if ((n < min && qio_stopped(q)) || enter_once(q, u, n < min ? min - n : 0) == -EINTR)
+			break;
 	}
+	n += harvest(q, u, done + n, max - n);
+	return n ? (int)n : -EINTR;
 }
 
 static int uring_flush(struct qio *q)

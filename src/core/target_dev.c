@@ -20,6 +20,7 @@
 
 #include "core/clock.h"
 #include "core/fullio.h"
+#include "core/hot.h"
 #include "core/target.h"
 
 /*
@@ -107,6 +108,7 @@ static int dev_qopen(struct target *t, enum qio_kind kind, unsigned depth, void 
 	/* Refused registration only costs speed; qio_describe() says why. */
 	if (buf && len)
 		qio_register_buffers(q, &iov, 1);
+	qio_watch_stop(q, &fb_stop);
 	t->priv = q;
 	return 0;
 }

@@ -4,15 +4,17 @@
  * back exactly once, writes read back byte-exact, the write guard refuses
  * a request outside the regions before it is queued, and a request that
  * fails (a sim fail point) stops with FB_EDEV and its offset in the
- * error.
+ * error, and a reap after a stop signal does not wait (fb_stop).
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "core/engine.h"
+#include "core/hot.h"
 #include "core/opts.h"
 #include "core/regions.h"
 #include "core/target.h"
@@ -68,6 +70,24 @@ static unsigned queue_pass(struct target *t, unsigned char *buf, bool write, uns
 	return back;
 }
 
+/*
+ * A stop signal (fb_stop) that came before the reap: a device's queue
+ * returns at once, the caller told to look at fb_stop (FB_OK, nothing
+ * got), instead of a wait the signal can no longer cut short; cleared,
+ * the request is reaped.
+ */
+static void stopped(struct target *t, unsigned char *buf)
+{
+	struct qio_done d[1];
+	unsigned got = 9;
+
+	CHECK(eng_queue_submit(t, false, buf, BS, 0, 4) == FB_OK);
+	fb_stop = SIGINT;
+	CHECK(eng_queue_reap(t, 1, d, 1, &got) == FB_OK && got == 0);
+	fb_stop = 0;
+	CHECK(eng_queue_reap(t, 1, d, 1, &got) == FB_OK && got == 1 && d[0].tag == 4);
+}
+
 static void on_target(const char *path, enum qio_kind kind)
 {
 	struct target *t;
@@ -89,6 +109,8 @@ static void on_target(const char *path, enum qio_kind kind)
 	CHECK(queue_pass(t, buf, false, 1, &bad) == NBLK);
 	CHECK(bad == 0);
 	CHECK(t->ops->now(t) > t0);
+	if (kind != QIO_SYNC && strncmp(path, "sim:", 4) != 0)
+		stopped(t, buf);	/* the sim's queue runs on its clock: no wait */
 	/* the guard: a write outside the regions is refused before it is queued */
 	struct region r = { 0, NBLK / 2 * BS };
 

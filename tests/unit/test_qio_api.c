@@ -5,7 +5,7 @@
  * is refused, requests the kernel refuses to take (each completes with
  * the error), argument checks, a full queue, polling with min = 0,
  * buffers outside the registered ones, a wait a signal interrupts, a
- * wait a signal taken before it prevents (io_uring, which polls), and
+ * wait a stop flag set before it prevents (qio_watch_stop), and
  * closing with requests in flight. No timing is asserted.
  */
 #include <linux/filter.h>
@@ -17,7 +17,6 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
-#include "core/hot.h"
 #include "qio_fixture.h"
 #include "unit.h"
 
@@ -448,11 +447,14 @@ out:
 	close(p[1]);
 }
 
+static volatile sig_atomic_t stop_flag;
+
 /*
- * A stop signal taken before the wait (during a poll, say): its handler
- * has set fb_stop, so qio_reap() must not go to sleep for a completion
- * no signal will cut short. The pipe stays empty; a watchdog writes to
- * it after 5 s, so that a wait that sleeps fails instead of hanging.
+ * A stop signal taken before the wait (during io_uring's poll, say): its
+ * handler has set the watched flag, so qio_reap() must not go to sleep
+ * for a completion no signal will cut short. The pipe stays empty; a
+ * watchdog writes to it after 5 s, so that a wait that sleeps fails
+ * instead of hanging. Unwatched (no qio_watch_stop), the flag is ignored.
  */
 static void stop_before_wait(void)
 {
@@ -464,29 +466,57 @@ static void stop_before_wait(void)
 
 	REQUIRE(pipe(p) == 0);
 	REQUIRE(qio_open(QIO_URING, p[0], 2, &q, err, sizeof err) == 0);
+	qio_watch_stop(q, &stop_flag);
 	CHECK(qio_submit(q, false, buf, sizeof buf, 0, 9) == 0);
 	fflush(stdout);
 	watchdog = fork();
+	REQUIRE(watchdog >= 0);
 	if (watchdog == 0) {
 		sleep(5);
 		_exit(write(p[1], "late", 4) == 4 ? 0 : 1);
 	}
-	fb_stop = SIGINT;
+	stop_flag = SIGINT;
 	n = qio_reap(q, 1, d, 2);
-	fb_stop = 0;
-	if (watchdog > 0) {
-		kill(watchdog, SIGKILL);
-		waitpid(watchdog, NULL, 0);
-	}
+	kill(watchdog, SIGKILL);
+	waitpid(watchdog, NULL, 0);
 	CHECK(n == -EINTR && qio_outstanding(q) == 1);
+	qio_watch_stop(q, NULL);	/* set, but no longer watched: the reap waits */
 	CHECK(write(p[1], "hello", 5) == 5);
 	n = qio_reap(q, 1, d, 2);
 	CHECK(n == 1 && d[0].tag == 9 && d[0].res == 5 && qio_outstanding(q) == 0);
 out:
-	fb_stop = 0;
+	stop_flag = 0;
 	qio_close(q);
 	close(p[0]);
 	close(p[1]);
+}
+
+/*
+ * The same with a request the device serves at once, for each engine
+ * that waits in the kernel: with the flag set, the reap that would wait
+ * returns -EINTR, the request still outstanding; cleared, it is reaped.
+ */
+static void stop_before_wait_file(const struct place *p, enum qio_kind k)
+{
+	uint8_t *buf = fx_alloc(4096);
+	struct qio_done d[1];
+	struct qio *q = NULL;
+	char err[256];
+	int n;
+
+	REQUIRE(buf && qio_open(k, p->fd, 1, &q, err, sizeof err) == 0);
+	qio_watch_stop(q, &stop_flag);
+	CHECK(qio_submit(q, false, buf, 4096, 0, 5) == 0);
+	stop_flag = SIGTERM;
+	n = qio_reap(q, 1, d, 1);
+	stop_flag = 0;
+	CHECK(n == -EINTR && qio_outstanding(q) == 1);
+	n = qio_reap(q, 1, d, 1);
+	CHECK(n == 1 && d[0].tag == 5 && d[0].res == 4096 && qio_outstanding(q) == 0);
+out:
+	stop_flag = 0;
+	qio_close(q);
+	free(buf);
 }
 
 static void not_direct(const struct place *p)
@@ -527,6 +557,8 @@ int main(void)
 		polling(&p, engines[e]);
 		closing(&p, engines[e]);
 		closed_fd(engines[e]);
+		if (engines[e] != QIO_SYNC)
+			stop_before_wait_file(&p, engines[e]);
 	}
 	if (fx_engine_works(QIO_URING, p.fd, why, sizeof why)) {
 		unregistered_buffers(&p);
