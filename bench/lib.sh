@@ -5,6 +5,17 @@
 FB=${FB:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/flashbench}
 dev=
 img=
+# bench_build DIR: the bench's own C programs into DIR: bareloop (make
+# bench), bare_pread and qio_drive (bench/qio.sh; the queued I/O engines
+# alone, src/core/qio*.c, so nothing else of the tool may creep into them).
+# make check builds them too (tests/cli/bench_builds.sh).
+bench_build() {
+	local top cc=${CC:-cc} f="-O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE"
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	$cc $f -o "$1/bareloop" "$top/bench/bareloop.c" &&
+		$cc $f -o "$1/bare_pread" "$top/bench/bare_pread.c" &&
+		$cc $f -I"$top/src" -o "$1/qio_drive" "$top/bench/qio_drive.c" "$top"/src/core/qio*.c
+}
 # bench_own: is $dev still the loop device over $img? Other runs on the
 # machine attach and detach loop devices: never write, or detach, one
 # that is no longer ours.

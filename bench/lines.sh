@@ -73,12 +73,14 @@ put_d1() {
 # always first after the step before (the "as is" depth-32 line, or the
 # image's fill), flashbench was the slower of the two in 15 of the 21
 # rounds of three 15-round runs where one was 4% slower (Intel Xeon).
-fb_d1() {	# K: flashbench's long and short run; the first long one's rows kept
+# fb_d1 K, bare_d1 K: one tool's long and short run, added to d1_pair's
+# locals fl fs (bl bs) through run_into; at K = 0 the long run's output kept.
+fb_d1() {
 	run_into fl "$FB" -s -b 4K -c 1 --scatter-order=16 --format=csv "$dev"
 	[ "$1" -gt 0 ] || mv "$work/out" "$work/fb.csv"
 	run_into fs "$FB" -s -b 4K -c 1 --scatter-order=0 --format=csv "$dev"
 }
-bare_d1() {	# K: the bare loop's, the same
+bare_d1() {
 	run_into bl "$work/bareloop" read "$dev" 4096 $N lfsr:16384
 	[ "$1" -gt 0 ] || mv "$work/out" "$work/bare.out"
 	run_into bs "$work/bareloop" read "$dev" 4096 1 lfsr:16384

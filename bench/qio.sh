@@ -20,14 +20,10 @@
 set -eu
 rounds=${1:-31} secs=${2:-0.4} dir=${3:-/dev/shm}
 . "$(dirname "$0")/lib.sh"
-src=$(cd "$(dirname "$0")/.." && pwd)
 command -v fio >/dev/null || { echo "bench/qio.sh: fio is not installed" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'bench_cleanup; rm -rf "$work"' EXIT
-CC=${CC:-cc}
-$CC -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I"$src/src" -o "$work/qio_drive" \
-	"$src/bench/qio_drive.c" "$src"/src/core/qio*.c
-$CC -O2 -g -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -o "$work/bare_pread" "$src/bench/bare_pread.c"
+bench_build "$work"
 bench_loop "$dir" 512 fill
 [ "$(cat "/sys/block/${dev#/dev/}/loop/dio" 2>/dev/null)" = 1 ] ||
 	echo "warning: $dev does not do direct I/O on $dir" >&2

@@ -35,7 +35,7 @@ command -v python3 >/dev/null || { echo "bench: needs python3 (fio's JSON)" >&2;
 # in the kernel's unbound work, on the CPU the tools are pinned to.
 work=$(mktemp -d -p "$([ -d /dev/shm ] && echo /dev/shm || echo "${TMPDIR:-/tmp}")")
 trap 'bench_cleanup; rm -rf "$work"' EXIT
-${CC:-cc} -O2 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -o "$work/bareloop" "$here/bareloop.c"
+bench_build "$work"
 bench_loop "$dir" 1024 fill
 bench_pin
 [ "$(cat "/sys/block/${dev#/dev/}/loop/dio" 2>/dev/null)" = 1 ] ||
