@@ -502,7 +502,7 @@ static int uring_reap(struct qio *q, unsigned min, struct qio_done *done, unsign
 			return (int)n;
 		polled = true;
 		if (n < min && qio_stopped(q))
-			break;
+			break;	/* stopped already: neither poll nor wait */
 		if (n < min && spin_wait(u, min - n, &spun)) {
 			n += harvest(q, u, done + n, max - n);	/* stamped first */
 			if (spun)
